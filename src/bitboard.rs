@@ -1,0 +1,205 @@
+//! A set of holes as three 64-bit words (144 cells do not fit a `u128`).
+
+use crate::cell::{Cell, Player, CELLS};
+
+const WORDS: usize = 3;
+const _: () = assert!(CELLS <= WORDS * 64, "the bitboard must hold every cell");
+
+/// A set of cells, bit `i` standing for the cell of index `i`.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Bitboard([u64; WORDS]);
+
+impl Bitboard {
+    /// The empty set.
+    pub const EMPTY: Bitboard = Bitboard([0; WORDS]);
+
+    /// Every hole (140 cells: the board less its corners).
+    pub const HOLES: Bitboard = Bitboard::holes_where(0);
+    /// The holes player 0 may use (its own rows 1 and 12, not columns A and L).
+    pub const ALLOWED_ZERO: Bitboard = Bitboard::holes_where(1);
+    /// The holes player 1 may use (its own columns A and L, not rows 1 and 12).
+    pub const ALLOWED_ONE: Bitboard = Bitboard::holes_where(2);
+
+    /// Builds the constant masks: 0 = every hole, 1 / 2 = holes allowed to player 0 / 1.
+    const fn holes_where(which: u8) -> Bitboard {
+        let mut words = [0u64; WORDS];
+        let mut i = 0;
+        while i < CELLS {
+            if let Some(c) = Cell::from_index(i) {
+                let keep = match which {
+                    0 => true,
+                    1 => c.allowed_for(Player::Zero),
+                    _ => c.allowed_for(Player::One),
+                };
+                if keep {
+                    words[i / 64] |= 1u64 << (i % 64);
+                }
+            }
+            i += 1;
+        }
+        Bitboard(words)
+    }
+
+    /// The holes `p` may ever use.
+    #[inline]
+    pub const fn allowed_for(p: Player) -> Bitboard {
+        match p {
+            Player::Zero => Bitboard::ALLOWED_ZERO,
+            Player::One => Bitboard::ALLOWED_ONE,
+        }
+    }
+
+    /// Whether `c` is in the set.
+    #[inline]
+    pub const fn has(&self, c: Cell) -> bool {
+        let i = c.index();
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Adds `c`.
+    #[inline]
+    pub fn insert(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i / 64] |= 1u64 << (i % 64);
+    }
+
+    /// Removes `c`.
+    #[inline]
+    pub fn remove(&mut self, c: Cell) {
+        let i = c.index();
+        self.0[i / 64] &= !(1u64 << (i % 64));
+    }
+
+    /// Number of cells in the set.
+    #[inline]
+    pub const fn count(&self) -> u32 {
+        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
+    }
+
+    /// Whether the set is empty.
+    #[inline]
+    pub const fn is_empty(&self) -> bool {
+        self.0[0] | self.0[1] | self.0[2] == 0
+    }
+
+    /// Cells in both sets.
+    #[inline]
+    pub const fn and(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+    }
+
+    /// Cells in either set.
+    #[inline]
+    pub const fn or(self, o: Bitboard) -> Bitboard {
+        Bitboard([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+    }
+
+    /// Cells of `self` not in `o`.
+    #[inline]
+    pub const fn and_not(self, o: Bitboard) -> Bitboard {
+        Bitboard([
+            self.0[0] & !o.0[0],
+            self.0[1] & !o.0[1],
+            self.0[2] & !o.0[2],
+        ])
+    }
+
+    /// The `n`-th cell of the set in index order (0-based), if the set has that many.
+    pub fn nth(&self, mut n: u32) -> Option<Cell> {
+        for (w, &word) in self.0.iter().enumerate() {
+            let ones = word.count_ones();
+            if n < ones {
+                let mut bits = word;
+                for _ in 0..n {
+                    bits &= bits - 1;
+                }
+                return Cell::from_index(w * 64 + bits.trailing_zeros() as usize);
+            }
+            n -= ones;
+        }
+        None
+    }
+
+    /// The cells of the set, in index order.
+    #[inline]
+    pub fn iter(&self) -> BitIter {
+        BitIter {
+            words: self.0,
+            word: 0,
+        }
+    }
+}
+
+impl FromIterator<Cell> for Bitboard {
+    fn from_iter<I: IntoIterator<Item = Cell>>(iter: I) -> Bitboard {
+        let mut b = Bitboard::EMPTY;
+        for c in iter {
+            b.insert(c);
+        }
+        b
+    }
+}
+
+/// Iterator over the cells of a [`Bitboard`].
+pub struct BitIter {
+    words: [u64; WORDS],
+    word: usize,
+}
+
+impl Iterator for BitIter {
+    type Item = Cell;
+
+    #[inline]
+    fn next(&mut self) -> Option<Cell> {
+        while self.word < WORDS {
+            let w = self.words[self.word];
+            if w != 0 {
+                self.words[self.word] = w & (w - 1);
+                return Cell::from_index(self.word * 64 + w.trailing_zeros() as usize);
+            }
+            self.word += 1;
+        }
+        None
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn masks_have_the_right_sizes() {
+        assert_eq!(Bitboard::HOLES.count(), 140);
+        assert_eq!(Bitboard::ALLOWED_ZERO.count(), 120);
+        assert_eq!(Bitboard::ALLOWED_ONE.count(), 120);
+    }
+
+    #[test]
+    fn set_operations_match_a_plain_set() {
+        let a: Bitboard = Cell::all().filter(|c| c.index() % 3 == 0).collect();
+        let b: Bitboard = Cell::all().filter(|c| c.index() % 5 == 0).collect();
+        for c in Cell::all() {
+            let (ia, ib) = (c.index() % 3 == 0, c.index() % 5 == 0);
+            assert_eq!(a.has(c), ia);
+            assert_eq!(a.and(b).has(c), ia && ib);
+            assert_eq!(a.or(b).has(c), ia || ib);
+            assert_eq!(a.and_not(b).has(c), ia && !ib);
+        }
+        let listed: Vec<Cell> = a.iter().collect();
+        assert_eq!(listed.len() as u32, a.count());
+        for (n, &c) in listed.iter().enumerate() {
+            assert_eq!(a.nth(n as u32), Some(c));
+        }
+        assert_eq!(a.nth(a.count()), None);
+    }
+
+    #[test]
+    fn insert_and_remove() {
+        let mut b = Bitboard::EMPTY;
+        let c: Cell = "H10".parse().unwrap();
+        b.insert(c);
+        assert!(b.has(c) && b.count() == 1);
+        b.remove(c);
+        assert!(b.is_empty());
+    }
+}

@@ -1,0 +1,244 @@
+//! The fast board: pegs as bitboards, links stored once per bridge (T1), per-player crossing
+//! counters, and union-find connectivity with two virtual border nodes per player.
+
+use crate::bitboard::Bitboard;
+use crate::bridge::{Bridge, BRIDGES, CROSSINGS, NEIGHBORS, NO_BRIDGE};
+use crate::cell::{Cell, Player, CELLS, SIZE};
+use crate::unionfind::UnionFind;
+
+/// Union-find node of a player's first border (player 0: row 1, player 1: column A).
+const fn border_node(p: Player, far: bool) -> usize {
+    CELLS + 2 * p.index() + far as usize
+}
+
+/// Union-find nodes: every cell plus four virtual border nodes.
+pub const NODES: usize = CELLS + 4;
+
+/// Pegs, links and connectivity. It knows no turn order; [`crate::position::Position`] does.
+#[derive(Clone)]
+pub struct Board {
+    pegs: [Bitboard; 2],
+    /// `links[p][d]` holds the lower ends of `p`'s links in direction `d`.
+    links: [[Bitboard; 4]; 2],
+    /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the last slot
+    /// absorbs writes through [`NO_BRIDGE`]).
+    blocked: [[u8; BRIDGES + 1]; 2],
+    groups: UnionFind<NODES>,
+}
+
+impl Default for Board {
+    fn default() -> Self {
+        Board::new()
+    }
+}
+
+impl Board {
+    /// The empty board.
+    pub fn new() -> Board {
+        Board {
+            pegs: [Bitboard::EMPTY; 2],
+            links: [[Bitboard::EMPTY; 4]; 2],
+            blocked: [[0; BRIDGES + 1]; 2],
+            groups: UnionFind::new(),
+        }
+    }
+
+    /// `p`'s pegs.
+    #[inline]
+    pub fn pegs(&self, p: Player) -> Bitboard {
+        self.pegs[p.index()]
+    }
+
+    /// Every peg of either player.
+    #[inline]
+    pub fn occupied(&self) -> Bitboard {
+        self.pegs[0].or(self.pegs[1])
+    }
+
+    /// Who owns the peg at `c`, if any.
+    #[inline]
+    pub fn owner(&self, c: Cell) -> Option<Player> {
+        if self.pegs[0].has(c) {
+            Some(Player::Zero)
+        } else if self.pegs[1].has(c) {
+            Some(Player::One)
+        } else {
+            None
+        }
+    }
+
+    /// The vacant holes `p` may play.
+    #[inline]
+    pub fn legal_holes(&self, p: Player) -> Bitboard {
+        Bitboard::allowed_for(p).and_not(self.occupied())
+    }
+
+    /// Whether `p` has a link on bridge `b`.
+    #[inline]
+    pub fn has_link(&self, p: Player, b: Bridge) -> bool {
+        self.links[p.index()][b.dir()].has(b.lower())
+    }
+
+    /// `p`'s links.
+    pub fn links(&self, p: Player) -> impl Iterator<Item = Bridge> + '_ {
+        (0..4).flat_map(move |d| {
+            self.links[p.index()][d]
+                .iter()
+                .filter_map(move |lower| Bridge::new(lower, d))
+        })
+    }
+
+    /// How many of the opponent's links cross `p`'s bridge `b`.
+    #[inline]
+    pub fn blocked(&self, p: Player, b: Bridge) -> u8 {
+        self.blocked[p.index()][b.index()]
+    }
+
+    /// Whether `p`'s links join its two borders.
+    #[inline]
+    pub fn connected(&mut self, p: Player) -> bool {
+        self.groups
+            .same(border_node(p, false), border_node(p, true))
+    }
+
+    /// Whether `a` and `b` are joined by a chain of links (or are the same peg).
+    pub fn joined(&mut self, a: Cell, b: Cell) -> bool {
+        self.groups.same(a.index(), b.index())
+    }
+
+    /// Places `p`'s peg on the vacant hole `c` and makes every link PP allows. The caller
+    /// checks that the hole is vacant and allowed to `p`. Returns how many links were made.
+    pub fn place(&mut self, p: Player, c: Cell) -> u32 {
+        debug_assert!(self.owner(c).is_none() && c.allowed_for(p));
+        self.put_peg(p, c);
+        let pi = p.index();
+        let mut made = 0;
+        for n in &NEIGHBORS[c.index()] {
+            let b = n.bridge as usize;
+            if b != NO_BRIDGE as usize && self.blocked[pi][b] == 0 {
+                if let Some(other) = Cell::from_index(n.cell as usize) {
+                    if self.pegs[pi].has(other) {
+                        self.link_unchecked(p, b, c, other);
+                        made += 1;
+                    }
+                }
+            }
+        }
+        made
+    }
+
+    /// Puts a peg down without making links (loading a listed position).
+    pub fn put_peg(&mut self, p: Player, c: Cell) {
+        self.pegs[p.index()].insert(c);
+        if c.on_border_of(p) {
+            let far = match p {
+                Player::Zero => c.y() == SIZE as i32 - 1,
+                Player::One => c.x() == SIZE as i32 - 1,
+            };
+            self.groups.union(c.index(), border_node(p, far));
+        }
+    }
+
+    /// Sets `p`'s link on bridge `b` whatever the counters say (loading a listed position:
+    /// the caller validates). Both ends must be `p`'s pegs.
+    pub fn put_link(&mut self, p: Player, b: Bridge) {
+        let (lo, up) = b.ends();
+        debug_assert!(self.pegs(p).has(lo) && self.pegs(p).has(up));
+        if !self.has_link(p, b) {
+            self.link_unchecked(p, b.index(), lo, up);
+        }
+    }
+
+    #[inline]
+    fn link_unchecked(&mut self, p: Player, b: usize, a: Cell, other: Cell) {
+        let (lower, dir) = if a.y() > other.y() {
+            (a, b % 4)
+        } else {
+            (other, b % 4)
+        };
+        self.links[p.index()][dir].insert(lower);
+        let opp = &mut self.blocked[p.other().index()];
+        for &x in &CROSSINGS[b] {
+            opp[x as usize] += 1;
+        }
+        self.groups.union(a.index(), other.index());
+    }
+
+    /// Recomputes the crossing counters from the links alone (for checking the incremental
+    /// ones).
+    pub fn counters_from_scratch(&self) -> [[u8; BRIDGES + 1]; 2] {
+        let mut blocked = [[0u8; BRIDGES + 1]; 2];
+        for p in Player::BOTH {
+            for b in self.links(p) {
+                for x in b.crossings() {
+                    blocked[p.other().index()][x.index()] += 1;
+                }
+            }
+        }
+        // The slot behind NO_BRIDGE only absorbs writes; it carries no meaning.
+        for (q, row) in blocked.iter_mut().enumerate() {
+            row[BRIDGES] = self.blocked[q][BRIDGES];
+        }
+        blocked
+    }
+
+    /// The incremental crossing counters, for comparison with [`Board::counters_from_scratch`].
+    pub fn counters(&self) -> &[[u8; BRIDGES + 1]; 2] {
+        &self.blocked
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn cell(s: &str) -> Cell {
+        s.parse().unwrap()
+    }
+
+    #[test]
+    fn a_knight_pair_links_and_a_crossing_opponent_link_blocks() {
+        let mut b = Board::new();
+        assert_eq!(b.place(Player::Zero, cell("E5")), 0);
+        assert_eq!(b.place(Player::Zero, cell("F7")), 1);
+        let e5f7 = Bridge::between(cell("E5"), cell("F7")).unwrap();
+        assert!(b.has_link(Player::Zero, e5f7));
+        // D6-F5 crosses E5-F7, so player 1's pegs there stay apart.
+        let d6f5 = Bridge::between(cell("D6"), cell("F5")).unwrap();
+        assert!(e5f7.crossings().any(|x| x == d6f5));
+        b.place(Player::One, cell("D6"));
+        assert_eq!(b.place(Player::One, cell("F5")), 0);
+        assert!(!b.has_link(Player::One, d6f5));
+        assert_eq!(b.blocked(Player::One, d6f5), 1);
+        // A link that crosses nothing is made.
+        assert_eq!(b.place(Player::One, cell("H6")), 1);
+        assert!(b.joined(cell("F5"), cell("H6")));
+    }
+
+    #[test]
+    fn own_links_may_cross() {
+        let mut b = Board::new();
+        for s in ["E5", "F7", "E7", "F5"] {
+            b.place(Player::Zero, cell(s));
+        }
+        let e5f7 = Bridge::between(cell("E5"), cell("F7")).unwrap();
+        let e7f5 = Bridge::between(cell("E7"), cell("F5")).unwrap();
+        assert!(e5f7.crossings().any(|x| x == e7f5));
+        assert!(b.has_link(Player::Zero, e5f7) && b.has_link(Player::Zero, e7f5));
+        // Crossing links of one colour do not join at the crossing.
+        assert!(!b.joined(cell("E5"), cell("E7")));
+    }
+
+    #[test]
+    fn a_chain_from_top_to_bottom_connects() {
+        let mut b = Board::new();
+        let chain = ["E1", "F3", "E5", "F7", "E9", "F11"];
+        for s in chain {
+            b.place(Player::Zero, cell(s));
+            assert!(!b.connected(Player::Zero), "connected too early at {s}");
+        }
+        b.place(Player::Zero, cell("D12"));
+        assert!(b.connected(Player::Zero));
+        assert!(!b.connected(Player::One));
+    }
+}

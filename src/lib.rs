@@ -1,0 +1,21 @@
+//! Twixt-PP for CodinGame: a T1 bitboard with per-bridge crossing counters, the rules on it,
+//! a slow reference implementation of the same rules, the turn protocol and a time-boxed MCTS.
+//!
+//! Layers, bottom up: [`cell`] and [`bitboard`] → [`bridge`] tables → [`board`] →
+//! [`position`] (the rules) and [`setup`] (loading a listed position) → [`search`] →
+//! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
+//! tests and by the referee; it never ships.
+
+pub mod bitboard;
+pub mod board;
+pub mod bridge;
+pub mod cell;
+pub mod position;
+pub mod reference;
+pub mod unionfind;
+
+pub use bitboard::Bitboard;
+pub use board::Board;
+pub use bridge::Bridge;
+pub use cell::{Cell, ParseCellError, Player};
+pub use position::{IllegalMove, Move, Outcome, Position};
