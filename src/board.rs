@@ -26,6 +26,17 @@ pub struct Board {
     groups: UnionFind<NODES>,
 }
 
+impl std::fmt::Debug for Board {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for p in Player::BOTH {
+            let pegs: Vec<String> = self.pegs(p).iter().map(|c| c.to_string()).collect();
+            let links: Vec<String> = self.links(p).map(|b| b.to_string()).collect();
+            writeln!(f, "player {}: pegs {:?} links {:?}", p, pegs, links)?;
+        }
+        Ok(())
+    }
+}
+
 impl Default for Board {
     fn default() -> Self {
         Board::new()

@@ -11,7 +11,9 @@ pub mod board;
 pub mod bridge;
 pub mod cell;
 pub mod position;
+pub mod protocol;
 pub mod reference;
+pub mod setup;
 pub mod unionfind;
 
 pub use bitboard::Bitboard;

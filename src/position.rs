@@ -74,7 +74,7 @@ impl fmt::Display for IllegalMove {
 impl std::error::Error for IllegalMove {}
 
 /// A board and the player to move.
-#[derive(Clone)]
+#[derive(Clone, Debug)]
 pub struct Position {
     board: Board,
     to_move: Player,

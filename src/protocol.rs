@@ -1,0 +1,412 @@
+//! CodinGame's Twixt-PP turn protocol: reading a turn into a raw [`TurnInput`] (every item
+//! with its line number), turning it into a [`Setup`], and formatting the [`Answer`].
+//!
+//! Tolerates CRLF, stray spaces, blank lines, segment ends in either order and any listing
+//! order. Problems are collected with the line they were found on; only a bad count or the end
+//! of the input stops the reading of a turn.
+
+use crate::cell::{Cell, Player};
+use crate::position::Move;
+use crate::setup::{Item, Setup, SetupError};
+use std::fmt;
+use std::io::BufRead;
+
+/// Most pegs a player can have, and so the largest sane peg count.
+const MAX_PEGS: usize = 140;
+/// Largest sane segment count (no peg has more than 8 links).
+const MAX_SEGMENTS: usize = 140 * 4;
+
+/// The first line of a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum LastMove {
+    /// `FIRST`: the very first turn of the game.
+    First,
+    /// `SWAP`: the opponent swapped.
+    Swap,
+    /// The opponent's last peg.
+    Peg(Cell),
+}
+
+/// A value read from the input and the line it stood on (1-based).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Listed<T> {
+    /// Line number in the whole input stream.
+    pub line: usize,
+    /// What was read.
+    pub value: T,
+}
+
+/// One player's part of a turn input.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Listing {
+    /// The pegs.
+    pub pegs: Vec<Listed<Cell>>,
+    /// The segments (links), as two ends.
+    pub segments: Vec<Listed<(Cell, Cell)>>,
+}
+
+/// A turn as read, before validation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TurnInput {
+    /// Line number of the turn's first line.
+    pub line: usize,
+    /// The first line, if it could be read.
+    pub last: Option<LastMove>,
+    /// The pegs and segments of the player who is to answer.
+    pub mine: Listing,
+    /// The opponent's.
+    pub his: Listing,
+}
+
+/// A problem in the input, with its line.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError {
+    /// 1-based line number in the input stream.
+    pub line: usize,
+    /// What is wrong.
+    pub problem: String,
+}
+
+impl fmt::Display for InputError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}: {}", self.line, self.problem)
+    }
+}
+
+/// The result of reading one turn.
+#[derive(Clone, Debug)]
+pub struct ParsedTurn {
+    /// Everything that could be read.
+    pub input: TurnInput,
+    /// Every problem met, in input order.
+    pub errors: Vec<InputError>,
+    /// Whether both peg lists were read to their end (the board is known).
+    pub pegs_known: bool,
+}
+
+/// Reads turns from a line-oriented input, counting lines.
+pub struct TurnReader<R> {
+    input: R,
+    line: usize,
+    buf: String,
+}
+
+/// Reading stopped: the input ended or a count was unusable.
+struct Stop;
+
+impl<R: BufRead> TurnReader<R> {
+    /// A reader at the start of the input.
+    pub fn new(input: R) -> Self {
+        TurnReader {
+            input,
+            line: 0,
+            buf: String::new(),
+        }
+    }
+
+    /// The next non-blank line, trimmed, with its number; `None` at the end of the input (or
+    /// on a read error, which is the end as far as the game is concerned).
+    fn next_line(&mut self) -> Option<(usize, String)> {
+        loop {
+            self.buf.clear();
+            match self.input.read_line(&mut self.buf) {
+                Ok(0) | Err(_) => return None,
+                Ok(_) => {
+                    self.line += 1;
+                    let text = self.buf.trim();
+                    if !text.is_empty() {
+                        return Some((self.line, text.to_string()));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Waits for the first line of the next turn; `None` at the end of the input.
+    pub fn first_line(&mut self) -> Option<(usize, String)> {
+        self.next_line()
+    }
+
+    /// Reads the rest of a turn whose first line was `first`.
+    pub fn rest_of_turn(&mut self, first: (usize, String)) -> ParsedTurn {
+        let mut errors = Vec::new();
+        let last = match parse_last(&first.1) {
+            Ok(l) => Some(l),
+            Err(problem) => {
+                errors.push(InputError {
+                    line: first.0,
+                    problem,
+                });
+                None
+            }
+        };
+        let mut mine = Listing::default();
+        let mut his = Listing::default();
+        let mut pegs_known = false;
+        if self
+            .read_listing(&mut mine, "your", &mut errors, None)
+            .is_ok()
+        {
+            // A stop inside the second listing is already recorded in `errors`.
+            let _ = self.read_listing(&mut his, "his", &mut errors, Some(&mut pegs_known));
+        }
+        ParsedTurn {
+            input: TurnInput {
+                line: first.0,
+                last,
+                mine,
+                his,
+            },
+            errors,
+            pegs_known,
+        }
+    }
+
+    /// Reads a count, that many pegs, a count and that many segments. Sets `pegs_done` once
+    /// the pegs are read (used for the second listing: then every peg is known).
+    fn read_listing(
+        &mut self,
+        out: &mut Listing,
+        whose: &str,
+        errors: &mut Vec<InputError>,
+        pegs_done: Option<&mut bool>,
+    ) -> Result<(), Stop> {
+        let n = self.read_count(&format!("the number of {} pegs", whose), MAX_PEGS, errors)?;
+        for _ in 0..n {
+            let (line, text) = self.expect_line(&format!("{} peg", whose), errors)?;
+            match text.parse::<Cell>() {
+                Ok(c) => out.pegs.push(Listed { line, value: c }),
+                Err(e) => errors.push(InputError {
+                    line,
+                    problem: e.to_string(),
+                }),
+            }
+        }
+        if let Some(done) = pegs_done {
+            *done = true;
+        }
+        let what = format!("the number of {} segments", whose);
+        let n = self.read_count(&what, MAX_SEGMENTS, errors)?;
+        for _ in 0..n {
+            let (line, text) = self.expect_line(&format!("{} segment", whose), errors)?;
+            match parse_segment(&text) {
+                Ok(seg) => out.segments.push(Listed { line, value: seg }),
+                Err(problem) => errors.push(InputError { line, problem }),
+            }
+        }
+        Ok(())
+    }
+
+    fn expect_line(
+        &mut self,
+        what: &str,
+        errors: &mut Vec<InputError>,
+    ) -> Result<(usize, String), Stop> {
+        match self.next_line() {
+            Some(l) => Ok(l),
+            None => {
+                errors.push(InputError {
+                    line: self.line + 1,
+                    problem: format!("the input ends where {} was expected", what),
+                });
+                Err(Stop)
+            }
+        }
+    }
+
+    fn read_count(
+        &mut self,
+        what: &str,
+        max: usize,
+        errors: &mut Vec<InputError>,
+    ) -> Result<usize, Stop> {
+        let (line, text) = self.expect_line(what, errors)?;
+        match text.parse::<usize>() {
+            Ok(n) if n <= max => Ok(n),
+            _ => {
+                errors.push(InputError {
+                    line,
+                    problem: format!("'{}' is not {} (a whole number 0-{})", text, what, max),
+                });
+                Err(Stop)
+            }
+        }
+    }
+}
+
+fn parse_last(text: &str) -> Result<LastMove, String> {
+    if text.eq_ignore_ascii_case("FIRST") {
+        return Ok(LastMove::First);
+    }
+    match text.parse::<Move>() {
+        Ok(Move::Swap) => Ok(LastMove::Swap),
+        Ok(Move::Peg(c)) => Ok(LastMove::Peg(c)),
+        Err(e) => Err(format!(
+            "expected FIRST, SWAP or the opponent's last peg: {}",
+            e
+        )),
+    }
+}
+
+fn parse_segment(text: &str) -> Result<(Cell, Cell), String> {
+    let parts: Vec<&str> = text.split_whitespace().collect();
+    if parts.len() != 2 {
+        return Err(format!("'{}' is not a segment (two hole names)", text));
+    }
+    let a = parts[0].parse::<Cell>().map_err(|e| e.to_string())?;
+    let b = parts[1].parse::<Cell>().map_err(|e| e.to_string())?;
+    Ok((a, b))
+}
+
+impl TurnInput {
+    /// The unchecked position this turn describes, `me` being the player to answer.
+    pub fn setup(&self, me: Player) -> Setup {
+        let mut s = Setup {
+            to_move: me,
+            ..Setup::default()
+        };
+        for (p, listing) in [(me, &self.mine), (me.other(), &self.his)] {
+            s.pegs[p.index()] = listing.pegs.iter().map(|l| l.value).collect();
+            s.links[p.index()] = listing.segments.iter().map(|l| l.value).collect();
+        }
+        s
+    }
+
+    /// The line a setup problem refers to.
+    pub fn line_of(&self, me: Player, e: &SetupError) -> usize {
+        let listing = |p: Player| if p == me { &self.mine } else { &self.his };
+        match e.item {
+            Item::Peg(p, i) => listing(p).pegs.get(i).map(|l| l.line),
+            Item::Link(p, i) => listing(p).segments.get(i).map(|l| l.line),
+            Item::Whole => None,
+        }
+        .unwrap_or(self.line)
+    }
+
+    /// Which player is to answer, for a process that has not seen an earlier turn (SPEC,
+    /// "Side"): FIRST or SWAP means player 0; one opposing peg and none of ours means
+    /// player 1; otherwise pegs on a border tell; otherwise assume no swap.
+    pub fn infer_side(&self) -> Player {
+        match self.last {
+            Some(LastMove::First) | Some(LastMove::Swap) => return Player::Zero,
+            _ => {}
+        }
+        let (mine, his) = (&self.mine.pegs, &self.his.pegs);
+        if mine.is_empty() && his.len() == 1 {
+            return Player::One;
+        }
+        let any_on =
+            |pegs: &[Listed<Cell>], p: Player| pegs.iter().any(|l| l.value.on_border_of(p));
+        if any_on(mine, Player::One) || any_on(his, Player::Zero) {
+            Player::One
+        } else if any_on(mine, Player::Zero) || any_on(his, Player::One) {
+            Player::Zero
+        } else if mine.len() == his.len() {
+            Player::Zero
+        } else {
+            Player::One
+        }
+    }
+}
+
+/// What the bot prints: a move and an optional message (at most 20 characters).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Answer {
+    /// The move.
+    pub mv: Move,
+    /// Shown in the viewer; cut to 20 characters when printed.
+    pub message: String,
+}
+
+/// Longest message CodinGame shows.
+pub const MAX_MESSAGE: usize = 20;
+
+impl fmt::Display for Answer {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.mv)?;
+        let msg: String = self
+            .message
+            .chars()
+            .filter(|c| !c.is_control())
+            .take(MAX_MESSAGE)
+            .collect();
+        let msg = msg.trim();
+        if !msg.is_empty() {
+            write!(f, " {}", msg)?;
+        }
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn read(text: &str) -> ParsedTurn {
+        let mut r = TurnReader::new(text.as_bytes());
+        let first = r.first_line().unwrap();
+        r.rest_of_turn(first)
+    }
+
+    #[test]
+    fn reads_a_turn_with_crlf_spaces_and_reversed_segments() {
+        let t = read("E5\r\n 2 \r\nD4\r\nF5\r\n1\r\nF5   D4\r\n1\r\nE5\r\n0\r\n");
+        assert!(t.errors.is_empty(), "{:?}", t.errors);
+        assert!(t.pegs_known);
+        assert_eq!(t.input.last, Some(LastMove::Peg("E5".parse().unwrap())));
+        assert_eq!(t.input.mine.pegs.len(), 2);
+        assert_eq!(t.input.mine.segments[0].line, 6);
+        assert_eq!(t.input.his.pegs[0].line, 8);
+    }
+
+    #[test]
+    fn problems_name_their_line() {
+        let t = read("FIRST\n1\nZ9\n0\n0\n0\n");
+        assert_eq!(t.errors.len(), 1);
+        assert_eq!(t.errors[0].line, 3);
+        assert!(t.errors[0].to_string().starts_with("line 3: 'Z9'"));
+        assert!(t.pegs_known);
+
+        let t = read("FIRST\nx\n");
+        assert_eq!(t.errors[0].line, 2);
+        assert!(!t.pegs_known);
+
+        let t = read("D6\n0\n0\n1\n");
+        assert!(t.errors[0].problem.contains("ends where his peg"));
+        assert_eq!(t.errors[0].line, 5);
+        assert!(!t.pegs_known);
+
+        let t = read("D6\n0\n0\n1\nD6\n1\nD6\n");
+        assert!(t.pegs_known, "pegs were all read before the input ended");
+        assert!(t.errors[0].problem.contains("not a segment"));
+    }
+
+    #[test]
+    fn the_answer_message_is_cut_to_twenty_characters() {
+        let a = Answer {
+            mv: Move::Peg("E5".parse().unwrap()),
+            message: "a message that is far too long".to_string(),
+        };
+        assert_eq!(a.to_string(), "E5 a message that is fa");
+        let a = Answer {
+            mv: Move::Swap,
+            message: String::new(),
+        };
+        assert_eq!(a.to_string(), "SWAP");
+    }
+
+    #[test]
+    fn side_is_inferred_as_spec_says() {
+        assert_eq!(read("FIRST\n0\n0\n0\n0\n").input.infer_side(), Player::Zero);
+        assert_eq!(
+            read("SWAP\n0\n0\n1\nE3\n0\n").input.infer_side(),
+            Player::Zero
+        );
+        assert_eq!(read("C5\n0\n0\n1\nC5\n0\n").input.infer_side(), Player::One);
+        // Player 1 owns column A: a peg of mine there means I am player 1.
+        let t = read("E5\n1\nA4\n0\n2\nE5\nF8\n0\n");
+        assert_eq!(t.input.infer_side(), Player::One);
+        let t = read("E5\n1\nD4\n0\n1\nE5\n0\n");
+        assert_eq!(t.input.infer_side(), Player::Zero);
+    }
+}
