@@ -67,6 +67,9 @@ impl fmt::Display for Player {
 pub struct Cell(u8);
 
 impl Cell {
+    /// `F6`, a hole near the centre (also a filler for fixed-size arrays of cells).
+    pub const CENTRE: Cell = Cell(5 * SIZE as u8 + 5);
+
     /// The hole at column `x`, row `y` (both 0-based), or `None` off the board or at a corner.
     #[inline]
     pub const fn new(x: i32, y: i32) -> Option<Cell> {

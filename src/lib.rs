@@ -13,6 +13,8 @@ pub mod cell;
 pub mod position;
 pub mod protocol;
 pub mod reference;
+pub mod rng;
+pub mod search;
 pub mod setup;
 pub mod unionfind;
 

@@ -1,0 +1,282 @@
+//! Time-boxed Monte Carlo Tree Search (UCT with random playouts), after one-move tactics.
+//!
+//! [`params`] declares every tunable; [`tree`] holds the nodes; [`playout`] plays random games;
+//! [`tactics`] finds immediate wins and blocks; this module runs the iterations.
+
+pub mod params;
+pub mod playout;
+pub mod tactics;
+pub mod tree;
+
+use crate::cell::Player;
+use crate::position::{Move, Position};
+use crate::rng::FastRng;
+use params::Params;
+use std::time::Instant;
+use tree::{Known, Tree, ROOT};
+
+/// When to stop searching: at a deadline, after a number of iterations, or whichever first.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Limits {
+    /// Stop at this instant.
+    pub deadline: Option<Instant>,
+    /// Stop after this many iterations.
+    pub iterations: Option<u64>,
+}
+
+/// How the move was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Found {
+    /// An immediate win, played without searching.
+    WinInOne,
+    /// By the tree search.
+    Search,
+}
+
+/// The search's answer and what it cost.
+#[derive(Clone, Debug)]
+pub struct Report {
+    /// The chosen move.
+    pub best: Move,
+    /// Its estimated value for the player to move, in [0, 1].
+    pub value: f32,
+    /// Visits of the chosen move.
+    pub best_visits: u32,
+    /// How the move was found.
+    pub found: Found,
+    /// MCTS iterations (one playout each, unless the tree already knew the result).
+    pub iterations: u64,
+    /// Tree nodes at the end.
+    pub nodes: usize,
+    /// Pegs placed in the tree and in playouts, over all iterations.
+    pub plies: u64,
+}
+
+/// Runs searches with one set of parameters and one random stream.
+pub struct Searcher {
+    params: Params,
+    rng: FastRng,
+    path: Vec<(u32, Player)>,
+}
+
+impl Searcher {
+    /// A searcher; the same seed and limits in iterations give the same answers.
+    pub fn new(params: Params, seed: u64) -> Searcher {
+        Searcher {
+            params,
+            rng: FastRng::new(seed),
+            path: Vec::with_capacity(160),
+        }
+    }
+
+    /// The best move for the player to move, or `None` when the game is over.
+    pub fn choose(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
+        let moves = pos.clone().legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        if let Some(&c) = tactics::winning_holes(pos).first() {
+            return Some(Report {
+                best: Move::Peg(c),
+                value: 1.0,
+                best_visits: 0,
+                found: Found::WinInOne,
+                iterations: 0,
+                nodes: 0,
+                plies: 0,
+            });
+        }
+        let mut root_moves = moves;
+        if !tactics::threats(pos).is_empty() {
+            let safe = tactics::safe_moves(pos, &root_moves);
+            if !safe.is_empty() {
+                root_moves = safe;
+            }
+        }
+        Some(self.search(pos, root_moves, limits))
+    }
+
+    fn search(&mut self, pos: &Position, root_moves: Vec<Move>, limits: &Limits) -> Report {
+        let mut tree = Tree::new(self.params.max_nodes.max(root_moves.len() + 1));
+        tree.expand(ROOT, root_moves.iter().copied());
+        tree.get_mut(ROOT).known = Known::Open;
+        let mut iterations = 0u64;
+        let mut plies = 0u64;
+        loop {
+            if limits.iterations.map_or(false, |n| iterations >= n) {
+                break;
+            }
+            if iterations % self.params.clock_every == 0 && iterations > 0 {
+                if let Some(deadline) = limits.deadline {
+                    if Instant::now() >= deadline {
+                        break;
+                    }
+                }
+            }
+            plies += self.iterate(&mut tree, pos) as u64;
+            iterations += 1;
+        }
+        let best = tree
+            .best_root_child()
+            .copied()
+            .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
+        Report {
+            best: best.mv,
+            value: best.value(),
+            best_visits: best.visits,
+            found: Found::Search,
+            iterations,
+            nodes: tree.len(),
+            plies,
+        }
+    }
+
+    /// One iteration: select down the tree, maybe expand, play out, back up. Returns the
+    /// pegs placed.
+    fn iterate(&mut self, tree: &mut Tree, root: &Position) -> u32 {
+        let mut pos = root.clone();
+        self.path.clear();
+        self.path.push((ROOT, root.to_move().other()));
+        let mut node = ROOT;
+        let mut plies = 0;
+        let winner = loop {
+            let n = *tree.get(node);
+            let mover = pos.to_move().other();
+            match n.known {
+                Known::Win => break Some(mover),
+                Known::Draw => break None,
+                _ => {}
+            }
+            if n.children == 0
+                && !(n.visits >= self.params.expand_after && expand(tree, node, &pos))
+            {
+                let (winner, played) = playout::playout(&mut pos, &mut self.rng);
+                plies += played;
+                break winner;
+            }
+            node = self.select(tree, node);
+            let mover = pos.to_move();
+            let child = tree.get_mut(node);
+            let known = step(&mut pos, child.mv);
+            child.known = known;
+            plies += 1;
+            self.path.push((node, mover));
+        };
+        for &(i, mover) in &self.path {
+            let n = tree.get_mut(i);
+            n.visits += 1;
+            n.wins += match winner {
+                Some(w) if w == mover => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        plies
+    }
+
+    /// The child of `parent` with the highest UCT score (unvisited children first).
+    fn select(&self, tree: &Tree, parent: u32) -> u32 {
+        let log_n = (tree.get(parent).visits.max(1) as f32).ln();
+        let c = self.params.exploration;
+        let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
+        for i in tree.children(parent) {
+            let n = tree.get(i);
+            if n.visits == 0 {
+                return i;
+            }
+            let score = n.value() + c * (log_n / n.visits as f32).sqrt();
+            if score > best.0 {
+                best = (score, i);
+            }
+        }
+        best.1
+    }
+}
+
+/// Adds the children of `node`, whose position is `pos`. Returns whether it did.
+fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
+    let holes = pos.legal_holes();
+    let swap = pos.swap_allowed().then_some(Move::Swap);
+    let moves: Vec<Move> = holes.iter().map(Move::Peg).chain(swap).collect();
+    tree.expand(node, moves.into_iter())
+}
+
+/// Plays `mv` and says whether the game goes on.
+#[inline]
+fn step(pos: &mut Position, mv: Move) -> Known {
+    match mv {
+        Move::Peg(c) => {
+            if pos.place_and_check(c) {
+                Known::Win
+            } else if pos.legal_holes().is_empty() {
+                Known::Draw
+            } else {
+                Known::Open
+            }
+        }
+        Move::Swap => {
+            pos.play_unchecked(Move::Swap);
+            Known::Open
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(moves: &str) -> Position {
+        let mut pos = Position::new();
+        for m in moves.split_whitespace() {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        pos
+    }
+
+    fn fixed(n: u64) -> Limits {
+        Limits {
+            deadline: None,
+            iterations: Some(n),
+        }
+    }
+
+    #[test]
+    fn takes_a_win_in_one() {
+        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9");
+        let r = Searcher::new(Params::default(), 1)
+            .choose(&pos, &fixed(100))
+            .unwrap();
+        assert_eq!(r.found, Found::WinInOne);
+        assert!(["D12", "H12"].contains(&r.best.to_string().as_str()));
+    }
+
+    #[test]
+    fn blocks_a_single_threat() {
+        // Player 0 has E1-F3 and F7-E9-F11-D12; E5 would join them (G5 is player 1's).
+        let pos = play("E1 B5 F3 G5 F7 C9 E9 J5 F11 J7 D12");
+        assert_eq!(pos.to_move(), Player::One);
+        assert_eq!(tactics::threats(&pos), vec!["E5".parse().unwrap()]);
+        let moves = pos.clone().legal_moves();
+        let safe = tactics::safe_moves(&pos, &moves);
+        assert!(safe.contains(&"E5".parse().unwrap()) && safe.contains(&"E4".parse().unwrap()));
+        for seed in 0..5 {
+            let r = Searcher::new(Params::default(), seed)
+                .choose(&pos, &fixed(300))
+                .unwrap();
+            assert!(safe.contains(&r.best), "{} leaves a win", r.best);
+        }
+    }
+
+    #[test]
+    fn the_same_seed_gives_the_same_search() {
+        let pos = play("F6 E7");
+        let a = Searcher::new(Params::default(), 9)
+            .choose(&pos, &fixed(3000))
+            .unwrap();
+        let b = Searcher::new(Params::default(), 9)
+            .choose(&pos, &fixed(3000))
+            .unwrap();
+        assert_eq!((a.best, a.plies, a.nodes), (b.best, b.plies, b.nodes));
+        assert_eq!(a.iterations, 3000);
+    }
+}

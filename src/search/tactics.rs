@@ -1,0 +1,72 @@
+//! One-move tactics: immediate wins, and moves that leave the opponent no immediate win.
+
+use crate::cell::{Cell, Player};
+use crate::position::{Move, Position};
+
+/// The position with `p` to move (a pass, for asking what `p` could do next).
+fn with_turn(pos: &Position, p: Player) -> Position {
+    Position::from_parts(pos.board().clone(), p)
+}
+
+/// The holes where the player to move joins its borders at once.
+pub fn winning_holes(pos: &Position) -> Vec<Cell> {
+    pos.legal_holes()
+        .iter()
+        .filter(|&c| pos.clone().place_and_check(c))
+        .collect()
+}
+
+/// Whether the player to move has an immediate win.
+pub fn can_win_now(pos: &Position) -> bool {
+    pos.legal_holes()
+        .iter()
+        .any(|c| pos.clone().place_and_check(c))
+}
+
+/// The holes where the opponent of the player to move would win if it moved now.
+pub fn threats(pos: &Position) -> Vec<Cell> {
+    winning_holes(&with_turn(pos, pos.to_move().other()))
+}
+
+/// Of `moves`, those after which the opponent has no immediate win.
+pub fn safe_moves(pos: &Position, moves: &[Move]) -> Vec<Move> {
+    moves
+        .iter()
+        .copied()
+        .filter(|&mv| {
+            let mut next = pos.clone();
+            next.play_unchecked(mv);
+            !can_win_now(&next)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn play(moves: &str) -> Position {
+        let mut pos = Position::new();
+        for m in moves.split_whitespace() {
+            pos.play(m.parse().unwrap()).unwrap();
+        }
+        pos
+    }
+
+    #[test]
+    fn finds_the_win_and_the_block() {
+        // Player 0 has E1-F3-E5-F7-E9 and needs F11 then a row-12 peg... give it E9-F11 and
+        // let it need only D12/H12.
+        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9");
+        assert_eq!(pos.to_move(), Player::Zero);
+        let wins: Vec<String> = winning_holes(&pos).iter().map(|c| c.to_string()).collect();
+        assert_eq!(wins, vec!["D12", "H12"]);
+        // Player 1 to move must stop both: impossible with one peg in row 12 (barred), so no
+        // move is safe; a position with a single threat has exactly the blocks.
+        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
+        assert_eq!(pos.to_move(), Player::One);
+        assert_eq!(threats(&pos).len(), 2);
+        let moves = pos.clone().legal_moves();
+        assert!(safe_moves(&pos, &moves).is_empty());
+    }
+}

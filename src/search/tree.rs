@@ -1,0 +1,146 @@
+//! The search tree: nodes in one arena, children stored contiguously.
+
+use crate::position::Move;
+
+/// A node: the move that leads to it and the statistics of the player who made that move.
+#[derive(Clone, Copy, Debug)]
+pub struct Node {
+    /// The move from the parent.
+    pub mv: Move,
+    /// Playouts through this node.
+    pub visits: u32,
+    /// Their total reward for the player who made `mv` (win 1, draw 0.5, loss 0).
+    pub wins: f32,
+    /// Index of the first child (meaningful when `children > 0`).
+    pub first_child: u32,
+    /// Number of children; 0 for a leaf.
+    pub children: u8,
+    /// Known result after `mv`: [`Known::Open`] while the game goes on.
+    pub known: Known,
+}
+
+/// What is known of a node's position without searching.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Known {
+    /// Not yet looked at.
+    Unknown,
+    /// The game goes on.
+    Open,
+    /// The player who made the move won with it.
+    Win,
+    /// The game is drawn.
+    Draw,
+}
+
+impl Node {
+    fn new(mv: Move) -> Node {
+        Node {
+            mv,
+            visits: 0,
+            wins: 0.0,
+            first_child: 0,
+            children: 0,
+            known: Known::Unknown,
+        }
+    }
+
+    /// Mean reward, for the player who made the move.
+    #[inline]
+    pub fn value(&self) -> f32 {
+        if self.visits == 0 {
+            0.5
+        } else {
+            self.wins / self.visits as f32
+        }
+    }
+}
+
+/// The arena of nodes; node 0 is the root.
+pub struct Tree {
+    nodes: Vec<Node>,
+    max_nodes: usize,
+}
+
+/// Index of the root node.
+pub const ROOT: u32 = 0;
+
+impl Tree {
+    /// A tree with only a root, holding at most `max_nodes` nodes.
+    pub fn new(max_nodes: usize) -> Tree {
+        let mut nodes = Vec::with_capacity(max_nodes.min(1 << 16));
+        nodes.push(Node::new(Move::Swap));
+        Tree {
+            nodes,
+            max_nodes: max_nodes.max(1),
+        }
+    }
+
+    /// Number of nodes.
+    pub fn len(&self) -> usize {
+        self.nodes.len()
+    }
+
+    /// Whether only the root is there.
+    pub fn is_empty(&self) -> bool {
+        self.nodes.len() <= 1
+    }
+
+    /// A node.
+    #[inline]
+    pub fn get(&self, i: u32) -> &Node {
+        &self.nodes[i as usize]
+    }
+
+    /// A node, mutably.
+    #[inline]
+    pub fn get_mut(&mut self, i: u32) -> &mut Node {
+        &mut self.nodes[i as usize]
+    }
+
+    /// The children's indices.
+    #[inline]
+    pub fn children(&self, i: u32) -> std::ops::Range<u32> {
+        let n = self.get(i);
+        n.first_child..n.first_child + n.children as u32
+    }
+
+    /// Adds children for `moves` under `i`, if the memory bound allows. Returns whether
+    /// they were added.
+    pub fn expand(&mut self, i: u32, moves: impl ExactSizeIterator<Item = Move>) -> bool {
+        let count = moves.len();
+        if count == 0 || count > u8::MAX as usize || self.nodes.len() + count > self.max_nodes {
+            return false;
+        }
+        let first = self.nodes.len() as u32;
+        self.nodes.extend(moves.map(Node::new));
+        let node = self.get_mut(i);
+        node.first_child = first;
+        node.children = count as u8;
+        true
+    }
+
+    /// The root's child with the most visits (ties to the better value).
+    pub fn best_root_child(&self) -> Option<&Node> {
+        self.children(ROOT).map(|c| self.get(c)).max_by(|a, b| {
+            (a.visits, a.value())
+                .partial_cmp(&(b.visits, b.value()))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn expansion_respects_the_node_bound() {
+        let mut t = Tree::new(5);
+        let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
+        assert!(t.expand(ROOT, moves(3)));
+        assert_eq!(t.children(ROOT), 1..4);
+        assert!(!t.expand(1, moves(2)), "5 + 1 nodes would exceed the bound");
+        assert!(t.expand(1, moves(1)));
+        assert_eq!(t.len(), 5);
+    }
+}
