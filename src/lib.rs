@@ -6,8 +6,10 @@
 //! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
 //! tests and by the referee; it never ships.
 
+pub mod bench;
 pub mod bitboard;
 pub mod board;
+pub mod bot;
 pub mod bridge;
 pub mod cell;
 pub mod position;

@@ -1,0 +1,90 @@
+//! `twixt-bot bench`: playout speed, and a deterministic search signature that only a change
+//! of behaviour changes (as Viridithas' bench node count signs each commit).
+
+use crate::position::{Move, Position};
+use crate::rng::FastRng;
+use crate::search::params::Params;
+use crate::search::playout::playout;
+use crate::search::{Limits, Searcher};
+use std::io::Write;
+use std::time::Instant;
+
+/// A fixed middle game (24 pegs), for benches and the signature.
+pub const MIDGAME: &str = "F6 G8 E8 D6 H5 J6 F10 H9 G3 C4 E4 I3 D9 K8 G11 C10 H7 E6 \
+                           D3 B6 I10 J10 F2 K4";
+
+/// The position after playing `moves` (space-separated) from the empty board; `None` if a
+/// move does not parse or is illegal.
+pub fn position_after(moves: &str) -> Option<Position> {
+    let mut pos = Position::new();
+    for m in moves.split_whitespace() {
+        pos.play(m.parse::<Move>().ok()?).ok()?;
+    }
+    Some(pos)
+}
+
+/// Random playouts from `pos` for about `seconds`: (playouts, seconds taken).
+pub fn playout_rate(pos: &Position, seconds: f64, seed: u64) -> (u64, f64) {
+    let mut rng = FastRng::new(seed);
+    let start = Instant::now();
+    let mut n = 0u64;
+    loop {
+        for _ in 0..256 {
+            let mut p = pos.clone();
+            playout(&mut p, &mut rng);
+        }
+        n += 256;
+        let t = start.elapsed().as_secs_f64();
+        if t >= seconds {
+            return (n, t);
+        }
+    }
+}
+
+/// Sum of tree nodes and placed pegs of fixed-iteration searches from fixed positions with a
+/// fixed seed: the same code gives the same number on every machine.
+pub fn signature() -> u64 {
+    let limits = Limits {
+        deadline: None,
+        iterations: Some(4000),
+    };
+    ["", "F6", MIDGAME]
+        .iter()
+        .filter_map(|moves| position_after(moves))
+        .map(|pos| {
+            let r = Searcher::new(Params::default(), 1)
+                .choose(&pos, &limits)
+                .map_or(0, |r| r.nodes as u64 + r.plies);
+            r
+        })
+        .sum()
+}
+
+/// Prints the playout rate from the empty board and the signature.
+pub fn run<W: Write>(seconds: f64, out: &mut W) {
+    let (n, t) = playout_rate(&Position::new(), seconds, 1);
+    let _ = writeln!(
+        out,
+        "playouts: {} in {:.2} s (empty board, one thread)",
+        n, t
+    );
+    let _ = writeln!(out, "playouts per second: {:.0}", n as f64 / t);
+    let _ = writeln!(out, "signature: {}", signature());
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_midgame_is_legal_and_open() {
+        let mut pos = position_after(MIDGAME).expect("MIDGAME is a legal game");
+        assert_eq!(pos.board().occupied().count(), 24);
+        assert_eq!(pos.outcome(), None);
+    }
+
+    #[test]
+    fn the_signature_is_deterministic() {
+        assert_eq!(signature(), signature());
+    }
+}

@@ -1,0 +1,248 @@
+//! The bot process: reads turns until EOF, remembers its side, answers each turn in time.
+
+pub mod options;
+
+use crate::bench;
+use crate::cell::{Cell, Player};
+use crate::position::{Move, Position};
+use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
+use crate::search::params::Params;
+use crate::search::{Found, Limits, Report, Searcher};
+use options::{parse_args, Command, Options, HELP};
+use std::io::{BufRead, Write};
+use std::time::Instant;
+
+/// Exit status when the input cannot be understood well enough to answer.
+pub const EXIT_BAD_INPUT: i32 = 2;
+
+/// Runs the command line `args` (without the program name) on stdin/stdout/stderr and
+/// returns the exit status.
+pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
+    let stderr = std::io::stderr();
+    let mut log = stderr.lock();
+    match parse_args(args) {
+        Err(e) => {
+            let _ = writeln!(log, "twixt-bot: {}", e);
+            EXIT_BAD_INPUT
+        }
+        Ok(Command::Help) => {
+            println!("{}", HELP);
+            0
+        }
+        Ok(Command::Bench(seconds)) => {
+            bench::run(seconds, &mut std::io::stdout().lock());
+            0
+        }
+        Ok(Command::Play(opts)) => {
+            let stdin = std::io::stdin();
+            let stdout = std::io::stdout();
+            Bot::new(opts).run(stdin.lock(), &mut stdout.lock(), &mut log)
+        }
+    }
+}
+
+/// One game's bot.
+pub struct Bot {
+    opts: Options,
+    searcher: Searcher,
+    side: Option<Player>,
+    turns: u32,
+}
+
+/// Whether player 1 should swap player 0's first peg: any peg in the central region
+/// (columns D-I, rows 4-9) is strong enough to take over.
+pub fn should_swap(first: Cell) -> bool {
+    (3..=8).contains(&first.x()) && (3..=8).contains(&first.y())
+}
+
+impl Bot {
+    /// A bot with these options.
+    pub fn new(opts: Options) -> Bot {
+        let seed = opts.seed.unwrap_or_else(rand::random);
+        Bot {
+            searcher: Searcher::new(Params::default(), seed),
+            opts,
+            side: None,
+            turns: 0,
+        }
+    }
+
+    /// Plays turns until the input ends (status 0) or is unusable (status 2).
+    pub fn run<R: BufRead, W: Write, E: Write>(
+        &mut self,
+        input: R,
+        out: &mut W,
+        log: &mut E,
+    ) -> i32 {
+        let mut reader = TurnReader::new(input);
+        while let Some(first) = reader.first_line() {
+            let start = Instant::now();
+            let turn = reader.rest_of_turn(first);
+            for e in &turn.errors {
+                let _ = writeln!(log, "twixt-bot: {}", e);
+            }
+            if !turn.pegs_known {
+                let _ = writeln!(log, "twixt-bot: the board is unknown: no answer, exiting");
+                return EXIT_BAD_INPUT;
+            }
+            let answer = self.answer(&turn, start, log);
+            if writeln!(out, "{}", answer)
+                .and_then(|_| out.flush())
+                .is_err()
+            {
+                return 0;
+            }
+            self.turns += 1;
+        }
+        0
+    }
+
+    /// The answer to one turn whose pegs are known. Never panics: a failure inside the search
+    /// falls back to any legal hole.
+    fn answer<E: Write>(&mut self, turn: &ParsedTurn, start: Instant, log: &mut E) -> Answer {
+        let input = &turn.input;
+        let me = *self.side.get_or_insert_with(|| input.infer_side());
+        let (pos, problems) = input.setup(me).build();
+        for e in &problems {
+            let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
+        }
+        if let (Some(LastMove::Peg(c)), true) = (input.last, pos.swap_allowed()) {
+            if self.turns == 0 && should_swap(c) {
+                self.log_turn(log, start, "SWAP (central first peg)");
+                return Answer {
+                    mv: Move::Swap,
+                    message: "swap".to_string(),
+                };
+            }
+        }
+        let limits = self.limits(start);
+        let searcher = &mut self.searcher;
+        let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            searcher.choose(&pos, &limits)
+        }));
+        match found {
+            Ok(Some(report)) => {
+                self.log_turn(log, start, &describe(&report));
+                Answer {
+                    mv: report.best,
+                    message: match report.found {
+                        Found::WinInOne => "win".to_string(),
+                        Found::Search => format!("{:.0}%", report.value * 100.0),
+                    },
+                }
+            }
+            Ok(None) | Err(_) => {
+                let mv = fallback(&pos);
+                let _ = writeln!(log, "twixt-bot: no search result; playing {}", mv);
+                Answer {
+                    mv,
+                    message: String::new(),
+                }
+            }
+        }
+    }
+
+    fn limits(&self, start: Instant) -> Limits {
+        match self.opts.playouts {
+            Some(n) => Limits {
+                deadline: None,
+                iterations: Some(n),
+            },
+            None => {
+                let ms = if self.turns == 0 {
+                    self.opts.first_think_ms
+                } else {
+                    self.opts.think_ms
+                };
+                Limits {
+                    deadline: Some(start + std::time::Duration::from_millis(ms)),
+                    iterations: None,
+                }
+            }
+        }
+    }
+
+    fn log_turn<E: Write>(&self, log: &mut E, start: Instant, what: &str) {
+        if !self.opts.quiet {
+            let ms = start.elapsed().as_secs_f64() * 1000.0;
+            let _ = writeln!(log, "turn {}: {} time {:.0} ms", self.turns + 1, what, ms);
+        }
+    }
+}
+
+fn describe(r: &Report) -> String {
+    match r.found {
+        Found::WinInOne => format!("{} wins at once", r.best),
+        Found::Search => format!(
+            "{} value {:.3} visits {} playouts {} nodes {}",
+            r.best, r.value, r.best_visits, r.iterations, r.nodes
+        ),
+    }
+}
+
+/// Any move that can be played: a legal hole of the player to move, else any vacant hole,
+/// else `SWAP` (there is nothing sensible left to say).
+fn fallback(pos: &Position) -> Move {
+    let vacant = crate::bitboard::Bitboard::HOLES.and_not(pos.board().occupied());
+    pos.legal_holes()
+        .iter()
+        .next()
+        .or_else(|| vacant.iter().next())
+        .map_or(Move::Swap, Move::Peg)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(input: &str) -> (i32, String, String) {
+        let opts = Options {
+            playouts: Some(200),
+            seed: Some(1),
+            ..Options::default()
+        };
+        let (mut out, mut log) = (Vec::new(), Vec::new());
+        let code = Bot::new(opts).run(input.as_bytes(), &mut out, &mut log);
+        (
+            code,
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(log).unwrap(),
+        )
+    }
+
+    #[test]
+    fn answers_each_turn_and_exits_quietly_at_eof() {
+        let (code, out, log) = run("FIRST\n0\n0\n0\n0\n");
+        assert_eq!(code, 0);
+        assert_eq!(out.lines().count(), 1);
+        let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(matches!(mv, Move::Peg(c) if c.allowed_for(Player::Zero)));
+        assert!(log.contains("turn 1:"));
+    }
+
+    #[test]
+    fn swaps_a_central_first_peg_only() {
+        assert!(run("F6\n0\n0\n1\nF6\n0\n").1.starts_with("SWAP"));
+        assert!(!run("B2\n0\n0\n1\nB2\n0\n").1.starts_with("SWAP"));
+    }
+
+    #[test]
+    fn unknown_board_exits_with_status_two() {
+        let (code, out, log) = run("FIRST\n0\n0\nxyz\n");
+        assert_eq!(code, EXIT_BAD_INPUT);
+        assert!(out.is_empty());
+        assert!(log.contains("line 4: 'xyz'"), "{log}");
+    }
+
+    #[test]
+    fn a_bad_segment_is_reported_and_a_legal_move_still_played() {
+        let (code, out, log) = run("E6\n1\nE5\n0\n1\nE6\n1\nE6 E5\n");
+        assert_eq!(code, 0);
+        assert!(
+            log.contains("line 8: segment E6 E5 is not a knight move"),
+            "{log}"
+        );
+        let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
+        assert!(matches!(mv, Move::Peg(c) if !["E5", "E6"].contains(&c.to_string().as_str())));
+    }
+}

@@ -1,0 +1,134 @@
+//! The bot's command line.
+
+/// How the bot plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Options {
+    /// Thinking time per turn after the first, in ms (the clock is 300 ms).
+    pub think_ms: u64,
+    /// Thinking time on the process's first turn, in ms (the clock is 1000 ms).
+    pub first_think_ms: u64,
+    /// A fixed number of MCTS iterations per move instead of a clock.
+    pub playouts: Option<u64>,
+    /// Seed of the random stream (random when absent).
+    pub seed: Option<u64>,
+    /// No per-turn line on stderr (input problems are still reported).
+    pub quiet: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            think_ms: 250,
+            first_think_ms: 900,
+            playouts: None,
+            seed: None,
+            quiet: false,
+        }
+    }
+}
+
+/// What the command line asks for.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Command {
+    /// Play a game over stdin/stdout.
+    Play(Options),
+    /// Measure playout speed for this many seconds and print the signature.
+    Bench(f64),
+    /// Print the help.
+    Help,
+}
+
+/// The help text.
+pub const HELP: &str = "\
+twixt-bot: a Twixt-PP bot speaking CodinGame's turn protocol on stdin/stdout
+
+usage: twixt-bot [OPTIONS]            play one game (reads turns until EOF)
+       twixt-bot bench [SECONDS]      playouts per second and the search signature
+
+options:
+  --think-ms N        thinking time per turn after the first, ms (default 250; clock 300)
+  --first-think-ms N  thinking time on the first turn, ms (default 900; clock 1000)
+  --playouts N        a fixed number of MCTS iterations per move instead of a clock
+                      (with --seed: the same input always gives the same answer)
+  --seed N            seed of the random stream (default: random)
+  --quiet             no per-turn line on stderr (input problems are still reported)
+  -h, --help          this text
+
+Each turn the bot prints one line: the move (E5, or SWAP) and its estimate (E5 62%).
+stderr gets one line per turn: move, value, visits, playouts, tree nodes, time.
+Bad input: each problem is reported on stderr with its line; if the board is still known the
+bot answers a legal move, otherwise it exits with status 2.";
+
+/// Parses the arguments (without the program name).
+pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
+    let mut opts = Options::default();
+    let mut args = args.into_iter();
+    let mut first = true;
+    while let Some(arg) = args.next() {
+        let was_first = std::mem::replace(&mut first, false);
+        match arg.as_str() {
+            "bench" if was_first => {
+                let seconds = match args.next() {
+                    Some(s) => s
+                        .parse::<f64>()
+                        .ok()
+                        .filter(|s| *s > 0.0 && *s <= 3600.0)
+                        .ok_or(format!("bench: '{}' is not a number of seconds", s))?,
+                    None => 3.0,
+                };
+                return Ok(Command::Bench(seconds));
+            }
+            "-h" | "--help" => return Ok(Command::Help),
+            "--quiet" | "-q" => opts.quiet = true,
+            "--think-ms" => opts.think_ms = number(&arg, args.next())?,
+            "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
+            "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
+            "--seed" => opts.seed = Some(number(&arg, args.next())?),
+            _ => return Err(format!("unknown argument '{}' (try --help)", arg)),
+        }
+    }
+    Ok(Command::Play(opts))
+}
+
+fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
+    let value = value.ok_or(format!("{} needs a number", flag))?;
+    value
+        .parse()
+        .map_err(|_| format!("{} needs a whole number, not '{}'", flag, value))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(s: &str) -> Result<Command, String> {
+        parse_args(s.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn flags_are_read() {
+        let want = Options {
+            think_ms: 100,
+            first_think_ms: 250,
+            playouts: Some(500),
+            seed: Some(7),
+            quiet: true,
+        };
+        assert_eq!(
+            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet"),
+            Ok(Command::Play(want))
+        );
+        assert_eq!(parse(""), Ok(Command::Play(Options::default())));
+        assert_eq!(parse("bench"), Ok(Command::Bench(3.0)));
+        assert_eq!(parse("bench 0.5"), Ok(Command::Bench(0.5)));
+        assert_eq!(parse("--help"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn bad_flags_are_explained() {
+        assert!(parse("--think-ms").unwrap_err().contains("needs a number"));
+        assert!(parse("--seed x").unwrap_err().contains("'x'"));
+        assert!(parse("--fast").unwrap_err().contains("unknown argument"));
+        assert!(parse("bench -1").is_err());
+    }
+}
