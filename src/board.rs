@@ -112,7 +112,8 @@ impl Board {
             .same(border_node(p, false), border_node(p, true))
     }
 
-    /// Whether `a` and `b` are joined by a chain of links (or are the same peg).
+    /// Whether `a` and `b` are joined by a chain of links (or are the same peg), all pegs on
+    /// one of a player's borders counting as joined through its virtual border node.
     pub fn joined(&mut self, a: Cell, b: Cell) -> bool {
         self.groups.same(a.index(), b.index())
     }

@@ -1,0 +1,83 @@
+//! The fast board against the slow reference: thousands of seeded random games, swaps
+//! included; after every move both must agree on pegs, links, legal holes, swap, turn and
+//! result, and the incremental crossing counters must equal counters rebuilt from scratch.
+
+mod common;
+
+use common::{fast_links, random_move};
+use twixt::reference::RefGame;
+use twixt::rng::FastRng;
+use twixt::setup::Setup;
+use twixt::{Player, Position};
+
+const GAMES: u64 = 3000;
+
+fn assert_same(fast: &mut Position, slow: &RefGame, ctx: &str) {
+    assert_eq!(fast.to_move(), slow.to_move(), "{ctx}: turn");
+    assert_eq!(fast.swap_allowed(), slow.swap_allowed(), "{ctx}: swap");
+    for p in Player::BOTH {
+        let pegs: Vec<_> = fast.board().pegs(p).iter().collect();
+        assert_eq!(pegs, slow.pegs(p), "{ctx}: pegs of {p}");
+        assert_eq!(fast_links(fast, p), slow.links(p), "{ctx}: links of {p}");
+        let holes: Vec<_> = fast.board().legal_holes(p).iter().collect();
+        assert_eq!(holes, slow.legal_holes(p), "{ctx}: legal holes of {p}");
+    }
+    assert_eq!(fast.outcome(), slow.outcome(), "{ctx}: result");
+    assert_eq!(
+        fast.board().counters(),
+        &fast.board().counters_from_scratch(),
+        "{ctx}: crossing counters"
+    );
+}
+
+/// Loads the reference position through a listing (as a turn input gives it) and checks that
+/// the fast board built from it is the same.
+fn assert_loads(slow: &RefGame, ctx: &str) {
+    let mut setup = Setup {
+        to_move: slow.to_move(),
+        ..Setup::default()
+    };
+    for p in Player::BOTH {
+        setup.pegs[p.index()] = slow.pegs(p);
+        // Ends in reverse order: loading must not care.
+        setup.links[p.index()] = slow.links(p).into_iter().map(|(a, b)| (b, a)).collect();
+    }
+    let mut loaded = setup
+        .validate()
+        .unwrap_or_else(|e| panic!("{ctx}: a real position fails to load: {e}"));
+    assert_same(&mut loaded, slow, &format!("{ctx} (loaded)"));
+}
+
+#[test]
+fn fast_board_agrees_with_the_reference_in_random_games() {
+    let mut swaps = 0;
+    let mut wins = [0; 2];
+    for seed in 0..GAMES {
+        let mut rng = FastRng::new(seed);
+        let mut fast = Position::new();
+        let mut slow = RefGame::new();
+        let mut ply = 0;
+        while let Some(mv) = random_move(&slow, &mut rng) {
+            fast.play(mv)
+                .unwrap_or_else(|e| panic!("game {seed} ply {ply}: fast rejects {mv}: {e}"));
+            slow.play(mv).unwrap();
+            ply += 1;
+            swaps += (mv == twixt::Move::Swap) as u32;
+            let ctx = format!("game {seed} after ply {ply} ({mv})");
+            assert_same(&mut fast, &slow, &ctx);
+            if ply % 16 == 0 || slow.outcome().is_some() {
+                if slow.winner().is_none() {
+                    assert_loads(&slow, &ctx);
+                }
+            }
+        }
+        if let Some(p) = slow.winner() {
+            wins[p.index()] += 1;
+        }
+    }
+    assert!(swaps > 500, "swaps were played ({swaps})");
+    assert!(
+        wins[0] > 100 && wins[1] > 100,
+        "both sides won games: {wins:?}"
+    );
+}

@@ -1,0 +1,128 @@
+//! Invariants, checked by property tests over random games and random text.
+
+mod common;
+
+use common::random_move;
+use proptest::prelude::*;
+use std::collections::VecDeque;
+use twixt::protocol::TurnReader;
+use twixt::reference::RefGame;
+use twixt::rng::FastRng;
+use twixt::{Cell, Move, Player, Position};
+
+/// A random game of up to `plies` moves, played on both rule books.
+fn random_game(seed: u64, plies: usize) -> (Position, RefGame) {
+    let mut rng = FastRng::new(seed);
+    let (mut fast, mut slow) = (Position::new(), RefGame::new());
+    for _ in 0..plies {
+        match random_move(&slow, &mut rng) {
+            Some(mv) => {
+                fast.play(mv).unwrap();
+                slow.play(mv).unwrap();
+            }
+            None => break,
+        }
+    }
+    (fast, slow)
+}
+
+/// Which of `p`'s borders `c` is on: 0 or 1 for the near and far one, `None` inside.
+fn border_side(p: Player, c: Cell) -> Option<bool> {
+    let v = if p == Player::Zero { c.y() } else { c.x() };
+    (v == 0 || v == 11).then_some(v == 11)
+}
+
+/// Cells reachable from `from` through `p`'s links, by breadth-first search; pegs on one
+/// border all count as joined (the union-find's virtual border nodes).
+fn reachable(slow: &RefGame, p: Player, from: Cell) -> Vec<Cell> {
+    let mut links = slow.links(p);
+    let pegs = slow.pegs(p);
+    for &a in &pegs {
+        for &b in &pegs {
+            if a != b && border_side(p, a).is_some() && border_side(p, a) == border_side(p, b) {
+                links.push((a, b));
+            }
+        }
+    }
+    let mut seen = vec![from];
+    let mut queue = VecDeque::from([from]);
+    while let Some(c) = queue.pop_front() {
+        for &(a, b) in &links {
+            let next = if a == c {
+                b
+            } else if b == c {
+                a
+            } else {
+                continue;
+            };
+            if !seen.contains(&next) {
+                seen.push(next);
+                queue.push_back(next);
+            }
+        }
+    }
+    seen
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(200))]
+
+    #[test]
+    fn counters_rebuilt_from_scratch_equal_the_incremental_ones(seed in any::<u64>(), plies in 0usize..140) {
+        let (fast, _) = random_game(seed, plies);
+        prop_assert_eq!(fast.board().counters(), &fast.board().counters_from_scratch());
+    }
+
+    #[test]
+    fn union_find_agrees_with_a_search_over_links(seed in any::<u64>(), plies in 0usize..140) {
+        let (mut fast, slow) = random_game(seed, plies);
+        for p in Player::BOTH {
+            let pegs = slow.pegs(p);
+            for &a in pegs.iter().take(6) {
+                let near = reachable(&slow, p, a);
+                for &b in &pegs {
+                    prop_assert_eq!(fast.board_mut().joined(a, b), near.contains(&b), "{} {}", a, b);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn a_link_exists_only_where_no_opposing_link_crosses(seed in any::<u64>(), plies in 0usize..140) {
+        let (fast, _) = random_game(seed, plies);
+        for p in Player::BOTH {
+            for b in fast.board().links(p) {
+                prop_assert_eq!(fast.board().blocked(p, b), 0);
+                for x in b.crossings() {
+                    prop_assert!(!fast.board().has_link(p.other(), x), "{} crosses {}", b, x);
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn hole_names_round_trip_and_parsing_never_panics(text in "\\PC{0,6}", x in 0i32..12, y in 0i32..12) {
+        let _ = text.parse::<Cell>();
+        let _ = text.parse::<Move>();
+        if let Some(c) = Cell::new(x, y) {
+            prop_assert_eq!(c.to_string().parse::<Cell>(), Ok(c));
+            prop_assert_eq!(c.to_string().to_lowercase().parse::<Cell>(), Ok(c));
+        }
+    }
+
+    #[test]
+    fn the_turn_reader_never_panics_on_garbage(lines in proptest::collection::vec("[A-Z0-9 \\r]{0,8}", 0..30)) {
+        let text = lines.join("\n");
+        let mut reader = TurnReader::new(text.as_bytes());
+        while let Some(first) = reader.first_line() {
+            let turn = reader.rest_of_turn(first);
+            for e in &turn.errors {
+                prop_assert!(e.line >= 1 && e.line <= lines.len() + 1, "{}", e);
+            }
+            if turn.pegs_known {
+                let me = turn.input.infer_side();
+                let _ = turn.input.setup(me).build();
+            }
+        }
+    }
+}
