@@ -1,1 +1,50 @@
-fn main() {}
+//! Speed: random playouts per second from the empty board and from a middle game, and MCTS
+//! iterations per second. Run with `cargo bench --bench playouts`.
+
+// Host-only: benches may use std newer than the shipped code's rustc 1.63.
+#![allow(clippy::incompatible_msrv)]
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use std::hint::black_box;
+use twixt::bench::{position_after, MIDGAME};
+use twixt::rng::FastRng;
+use twixt::search::params::Params;
+use twixt::search::playout::playout;
+use twixt::search::{Limits, Searcher};
+
+fn playouts(c: &mut Criterion) {
+    let mut group = c.benchmark_group("playout");
+    group.throughput(Throughput::Elements(1));
+    for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
+        let pos = position_after(moves).expect("a legal opening");
+        let mut rng = FastRng::new(1);
+        group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
+            b.iter(|| {
+                let mut p = pos.clone();
+                black_box(playout(&mut p, &mut rng))
+            })
+        });
+    }
+    group.finish();
+}
+
+fn mcts(c: &mut Criterion) {
+    const ITERATIONS: u64 = 2000;
+    let mut group = c.benchmark_group("mcts");
+    group.throughput(Throughput::Elements(ITERATIONS));
+    group.sample_size(20);
+    let limits = Limits {
+        deadline: None,
+        iterations: Some(ITERATIONS),
+    };
+    for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
+        let pos = position_after(moves).expect("a legal opening");
+        group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
+            b.iter(|| black_box(Searcher::new(Params::default(), 1).choose(pos, &limits)))
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, playouts, mcts);
+criterion_main!(benches);

@@ -52,10 +52,9 @@ pub fn signature() -> u64 {
         .iter()
         .filter_map(|moves| position_after(moves))
         .map(|pos| {
-            let r = Searcher::new(Params::default(), 1)
+            Searcher::new(Params::default(), 1)
                 .choose(&pos, &limits)
-                .map_or(0, |r| r.nodes as u64 + r.plies);
-            r
+                .map_or(0, |r| r.nodes as u64 + r.plies)
         })
         .sum()
 }

@@ -13,9 +13,10 @@ pub const CELLS: usize = SIZE * SIZE;
 
 /// One of the two players. Player 0 moves first and joins the top and bottom rows; player 1
 /// joins the left and right columns.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Player {
     /// Owns rows 1 and 12, moves first.
+    #[default]
     Zero = 0,
     /// Owns columns A and L, may swap on its first turn.
     One = 1,
@@ -47,12 +48,6 @@ impl Player {
             1 => Some(Player::One),
             _ => None,
         }
-    }
-}
-
-impl Default for Player {
-    fn default() -> Self {
-        Player::Zero
     }
 }
 

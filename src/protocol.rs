@@ -297,14 +297,12 @@ impl TurnInput {
         }
         let any_on =
             |pegs: &[Listed<Cell>], p: Player| pegs.iter().any(|l| l.value.on_border_of(p));
-        if any_on(mine, Player::One) || any_on(his, Player::Zero) {
+        let border_says_one = any_on(mine, Player::One) || any_on(his, Player::Zero);
+        let border_says_zero = any_on(mine, Player::Zero) || any_on(his, Player::One);
+        if border_says_one || (!border_says_zero && mine.len() != his.len()) {
             Player::One
-        } else if any_on(mine, Player::Zero) || any_on(his, Player::One) {
-            Player::Zero
-        } else if mine.len() == his.len() {
-            Player::Zero
         } else {
-            Player::One
+            Player::Zero
         }
     }
 }

@@ -16,7 +16,7 @@ impl FastRng {
 
     /// The next 64 random bits.
     #[inline]
-    pub fn next(&mut self) -> u64 {
+    pub fn bits(&mut self) -> u64 {
         self.state = self.state.wrapping_add(0xa076_1d64_78bd_642f);
         let t = (self.state as u128).wrapping_mul((self.state ^ 0xe703_7ed1_a0b4_28db) as u128);
         (t >> 64) as u64 ^ t as u64
@@ -25,22 +25,22 @@ impl FastRng {
     /// A number in `0..n` (`n` > 0), by multiply-shift: no division, bias below 2^-32.
     #[inline]
     pub fn below(&mut self, n: u32) -> u32 {
-        (((self.next() >> 32) * n as u64) >> 32) as u32
+        (((self.bits() >> 32) * n as u64) >> 32) as u32
     }
 }
 
 impl RngCore for FastRng {
     fn next_u32(&mut self) -> u32 {
-        (self.next() >> 32) as u32
+        (self.bits() >> 32) as u32
     }
 
     fn next_u64(&mut self) -> u64 {
-        self.next()
+        self.bits()
     }
 
     fn fill_bytes(&mut self, dest: &mut [u8]) {
         for chunk in dest.chunks_mut(8) {
-            let bytes = self.next().to_le_bytes();
+            let bytes = self.bits().to_le_bytes();
             chunk.copy_from_slice(&bytes[..chunk.len()]);
         }
     }
@@ -78,12 +78,12 @@ mod tests {
         let a: Vec<u64> = (0..4)
             .map({
                 let mut r = FastRng::new(1);
-                move |_| r.next()
+                move |_| r.bits()
             })
             .collect();
         let mut r = FastRng::seed_from_u64(99);
         let _ = r.next_u32();
         let mut b = FastRng::new(1);
-        assert_eq!(a, (0..4).map(|_| b.next()).collect::<Vec<_>>());
+        assert_eq!(a, (0..4).map(|_| b.bits()).collect::<Vec<_>>());
     }
 }
