@@ -6,17 +6,18 @@
 
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
-use twixt::bench::{position_after, MIDGAME};
+use twixt::bench::MIDGAME;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::playout::playout;
 use twixt::search::{Limits, Searcher};
+use twixt::Position;
 
 fn playouts(c: &mut Criterion) {
     let mut group = c.benchmark_group("playout");
     group.throughput(Throughput::Elements(1));
     for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
-        let pos = position_after(moves).expect("a legal opening");
+        let pos = Position::after(moves).expect("a legal opening");
         let mut rng = FastRng::new(1);
         group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
             b.iter(|| {
@@ -38,7 +39,7 @@ fn mcts(c: &mut Criterion) {
         iterations: Some(ITERATIONS),
     };
     for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
-        let pos = position_after(moves).expect("a legal opening");
+        let pos = Position::after(moves).expect("a legal opening");
         group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
             b.iter(|| black_box(Searcher::new(Params::default(), 1).choose(pos, &limits)))
         });

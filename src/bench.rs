@@ -1,7 +1,7 @@
 //! `twixt-bot bench`: playout speed, and a deterministic search signature that only a change
 //! of behaviour changes (as Viridithas' bench node count signs each commit).
 
-use crate::position::{Move, Position};
+use crate::position::Position;
 use crate::rng::FastRng;
 use crate::search::params::Params;
 use crate::search::playout::playout;
@@ -12,16 +12,6 @@ use std::time::Instant;
 /// A fixed middle game (24 pegs), for benches and the signature.
 pub const MIDGAME: &str = "F6 G8 E8 D6 H5 J6 F10 H9 G3 C4 E4 I3 D9 K8 G11 C10 H7 E6 \
                            D3 B6 I10 J10 F2 K4";
-
-/// The position after playing `moves` (space-separated) from the empty board; `None` if a
-/// move does not parse or is illegal.
-pub fn position_after(moves: &str) -> Option<Position> {
-    let mut pos = Position::new();
-    for m in moves.split_whitespace() {
-        pos.play(m.parse::<Move>().ok()?).ok()?;
-    }
-    Some(pos)
-}
 
 /// Random playouts from `pos` for about `seconds`: (playouts, seconds taken).
 pub fn playout_rate(pos: &Position, seconds: f64, seed: u64) -> (u64, f64) {
@@ -50,7 +40,7 @@ pub fn signature() -> u64 {
     };
     ["", "F6", MIDGAME]
         .iter()
-        .filter_map(|moves| position_after(moves))
+        .filter_map(|moves| Position::after(moves))
         .map(|pos| {
             Searcher::new(Params::default(), 1)
                 .choose(&pos, &limits)
@@ -77,7 +67,7 @@ mod tests {
 
     #[test]
     fn the_midgame_is_legal_and_open() {
-        let mut pos = position_after(MIDGAME).expect("MIDGAME is a legal game");
+        let mut pos = Position::after(MIDGAME).expect("MIDGAME is a legal game");
         assert_eq!(pos.board().occupied().count(), 24);
         assert_eq!(pos.outcome(), None);
     }

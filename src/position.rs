@@ -95,6 +95,16 @@ impl Position {
         }
     }
 
+    /// The position after playing `moves` (space-separated names, `SWAP` included) from the
+    /// empty board; `None` if a move does not parse or is illegal.
+    pub fn after(moves: &str) -> Option<Position> {
+        let mut pos = Position::new();
+        for m in moves.split_whitespace() {
+            pos.play(m.parse::<Move>().ok()?).ok()?;
+        }
+        Some(pos)
+    }
+
     /// A position from a board and the player to move (the caller vouches for consistency).
     pub fn from_parts(board: Board, to_move: Player) -> Position {
         Position { board, to_move }

@@ -226,11 +226,7 @@ mod tests {
     use super::*;
 
     fn play(moves: &str) -> Position {
-        let mut pos = Position::new();
-        for m in moves.split_whitespace() {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        pos
+        Position::after(moves).expect("a legal game")
     }
 
     fn fixed(n: u64) -> Limits {

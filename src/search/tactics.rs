@@ -46,23 +46,18 @@ mod tests {
     use super::*;
 
     fn play(moves: &str) -> Position {
-        let mut pos = Position::new();
-        for m in moves.split_whitespace() {
-            pos.play(m.parse().unwrap()).unwrap();
-        }
-        pos
+        Position::after(moves).expect("a legal game")
     }
 
     #[test]
-    fn finds_the_win_and_the_block() {
-        // Player 0 has E1-F3-E5-F7-E9 and needs F11 then a row-12 peg... give it E9-F11 and
-        // let it need only D12/H12.
+    fn finds_wins_and_sees_an_unstoppable_double_threat() {
+        // Player 0's chain E1-F3-E5-F7-E9-F11 reaches row 12 at D12 or H12.
         let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9");
         assert_eq!(pos.to_move(), Player::Zero);
         let wins: Vec<String> = winning_holes(&pos).iter().map(|c| c.to_string()).collect();
         assert_eq!(wins, vec!["D12", "H12"]);
-        // Player 1 to move must stop both: impossible with one peg in row 12 (barred), so no
-        // move is safe; a position with a single threat has exactly the blocks.
+        // With player 1 to move the same two holes are threats; no single peg of player 1
+        // (barred from row 12) stops both.
         let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
         assert_eq!(pos.to_move(), Player::One);
         assert_eq!(threats(&pos).len(), 2);
