@@ -56,6 +56,19 @@ impl Bitboard {
         self.0[i / 64] >> (i % 64) & 1 != 0
     }
 
+    /// Whether the cell of index `i` (below 192) is in the set; for hot loops over tables
+    /// of indices.
+    #[inline]
+    pub(crate) const fn has_index(&self, i: usize) -> bool {
+        self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// Adds the cell of index `i` (a hole's index: the caller vouches).
+    #[inline]
+    pub(crate) fn insert_index(&mut self, i: usize) {
+        self.0[i / 64] |= 1u64 << (i % 64);
+    }
+
     /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Cell) {

@@ -2,7 +2,7 @@
 //! counters, and union-find connectivity with two virtual border nodes per player.
 
 use crate::bitboard::Bitboard;
-use crate::bridge::{Bridge, BRIDGES, CROSSINGS, NEIGHBORS, NO_BRIDGE};
+use crate::bridge::{Bridge, BRIDGES, CROSSINGS, NEIGHBORS};
 use crate::cell::{Cell, Player, CELLS, SIZE};
 use crate::unionfind::UnionFind;
 
@@ -21,7 +21,7 @@ pub struct Board {
     /// `links[p][d]` holds the lower ends of `p`'s links in direction `d`.
     links: [[Bitboard; 4]; 2],
     /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the last slot
-    /// absorbs writes through [`NO_BRIDGE`]).
+    /// absorbs writes through [`crate::bridge::NO_BRIDGE`]).
     blocked: [[u8; BRIDGES + 1]; 2],
     groups: UnionFind<NODES>,
 }
@@ -126,14 +126,11 @@ impl Board {
         let pi = p.index();
         let mut made = 0;
         for n in &NEIGHBORS[c.index()] {
-            let b = n.bridge as usize;
-            if b != NO_BRIDGE as usize && self.blocked[pi][b] == 0 {
-                if let Some(other) = Cell::from_index(n.cell as usize) {
-                    if self.pegs[pi].has(other) {
-                        self.link_unchecked(p, b, c, other);
-                        made += 1;
-                    }
-                }
+            // A missing neighbour points at corner A1, which never holds a peg.
+            let (other, b) = (n.cell as usize, n.bridge as usize);
+            if self.pegs[pi].has_index(other) && self.blocked[pi][b] == 0 {
+                self.link_indices(pi, b, c.index(), other);
+                made += 1;
             }
         }
         made
@@ -157,23 +154,20 @@ impl Board {
         let (lo, up) = b.ends();
         debug_assert!(self.pegs(p).has(lo) && self.pegs(p).has(up));
         if !self.has_link(p, b) {
-            self.link_unchecked(p, b.index(), lo, up);
+            self.link_indices(p.index(), b.index(), lo.index(), up.index());
         }
     }
 
+    /// Makes player `pi`'s link on bridge `b` (lower end `b / 4`, direction `b % 4`) between
+    /// cells `a` and `other`: the playout's hot path, so plain indices.
     #[inline]
-    fn link_unchecked(&mut self, p: Player, b: usize, a: Cell, other: Cell) {
-        let (lower, dir) = if a.y() > other.y() {
-            (a, b % 4)
-        } else {
-            (other, b % 4)
-        };
-        self.links[p.index()][dir].insert(lower);
-        let opp = &mut self.blocked[p.other().index()];
+    fn link_indices(&mut self, pi: usize, b: usize, a: usize, other: usize) {
+        self.links[pi][b % 4].insert_index(b / 4);
+        let opp = &mut self.blocked[1 - pi];
         for &x in &CROSSINGS[b] {
             opp[x as usize] += 1;
         }
-        self.groups.union(a.index(), other.index());
+        self.groups.union(a, other);
     }
 
     /// Recomputes the crossing counters from the links alone (for checking the incremental

@@ -209,11 +209,12 @@ const fn crossing_table() -> [[u16; 9]; BRIDGES] {
     out
 }
 
-/// One knight neighbour of a cell: the neighbour's cell index and the bridge to it, or
-/// `NO_BRIDGE` where the neighbour is not a hole.
+/// One knight neighbour of a cell: the neighbour's cell index and the bridge to it. Where the
+/// neighbour is not a hole, the cell is 0 (corner A1, which never holds a peg) and the bridge
+/// is `NO_BRIDGE`, so a lookup needs no branch.
 #[derive(Clone, Copy, Debug)]
 pub struct Neighbor {
-    /// Index of the neighbouring cell (meaningless when `bridge == NO_BRIDGE`).
+    /// Index of the neighbouring cell (0, a corner, when there is none).
     pub cell: u8,
     /// The bridge joining the two cells.
     pub bridge: u16,
