@@ -1,0 +1,20 @@
+//! The referee and arena behind `twixt-referee`: bots as processes under CodinGame's clocks,
+//! games judged by the reference rules, matches in seat-swapped pairs and the statistics that
+//! say which engine is stronger. Host-only: it never ships to CodinGame.
+//!
+//! [`process`] runs one bot; [`turn`] writes its input and reads its answer; [`game`] plays
+//! one game; [`record`], [`render`] and [`svg`] show it; [`stats`] and [`matches`] run and
+//! judge a match; [`brutaltester`] speaks cg-brutaltester's referee contract.
+
+pub mod brutaltester;
+pub mod game;
+pub mod matches;
+pub mod openings;
+pub mod process;
+pub mod record;
+pub mod render;
+pub mod sprt;
+pub mod stats;
+pub mod svg;
+pub mod tally;
+pub mod turn;
