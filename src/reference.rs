@@ -147,8 +147,20 @@ impl RefGame {
     }
 
     fn has_path(&self, p: Player) -> bool {
-        let start_side = |q: Pt| if p == Player::Zero { q.1 == 0 } else { q.0 == 0 };
-        let far_side = |q: Pt| if p == Player::Zero { q.1 == N - 1 } else { q.0 == N - 1 };
+        let start_side = |q: Pt| {
+            if p == Player::Zero {
+                q.1 == 0
+            } else {
+                q.0 == 0
+            }
+        };
+        let far_side = |q: Pt| {
+            if p == Player::Zero {
+                q.1 == N - 1
+            } else {
+                q.0 == N - 1
+            }
+        };
         let mut seen = [[false; 12]; 12];
         let mut queue = VecDeque::new();
         for c in self.pegs(p) {
@@ -228,7 +240,16 @@ impl RefGame {
     fn place(&mut self, at: Pt) {
         let me = self.to_move;
         self.grid[at.1 as usize][at.0 as usize] = Some(me);
-        let knight = [(1, 2), (2, 1), (2, -1), (1, -2), (-1, -2), (-2, -1), (-2, 1), (-1, 2)];
+        let knight = [
+            (1, 2),
+            (2, 1),
+            (2, -1),
+            (1, -2),
+            (-1, -2),
+            (-2, -1),
+            (-2, 1),
+            (-1, 2),
+        ];
         for (dx, dy) in knight {
             let other = (at.0 + dx, at.1 + dy);
             if !on_board(other) || self.grid[other.1 as usize][other.0 as usize] != Some(me) {
@@ -260,7 +281,10 @@ mod tests {
     #[test]
     fn crossing_needs_interior_points() {
         assert!(crosses((4, 4), (5, 6), (4, 6), (5, 4)));
-        assert!(!crosses((4, 4), (5, 6), (5, 6), (7, 5)), "a shared end is no crossing");
+        assert!(
+            !crosses((4, 4), (5, 6), (5, 6), (7, 5)),
+            "a shared end is no crossing"
+        );
         assert!(!crosses((4, 4), (5, 6), (6, 4), (7, 6)));
     }
 
@@ -285,10 +309,8 @@ mod tests {
 
     #[test]
     fn a_chain_across_wins_for_player_one() {
-        let g = RefGame::from_moves(&moves(
-            "E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8",
-        ))
-        .unwrap();
+        let g =
+            RefGame::from_moves(&moves("E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8")).unwrap();
         assert_eq!(g.winner(), Some(Player::One));
         assert_eq!(g.outcome(), Some(Outcome::Win(Player::One)));
     }

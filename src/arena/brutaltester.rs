@@ -90,7 +90,8 @@ pub fn run(args: &BrutalArgs) -> Result<String, String> {
     };
     let record = play_game(&setup)?;
     if let Some(path) = &args.log {
-        std::fs::write(path, record.to_json() + "\n").map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, record.to_json() + "\n")
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(scores_text(&record))
 }
@@ -106,7 +107,9 @@ mod tests {
 
     #[test]
     fn the_contract_parses() {
-        let a = strings(&["-p1", "./a 1", "-p2", "b", "-d", "seed=42", "-l", "x.json", "-s"]);
+        let a = strings(&[
+            "-p1", "./a 1", "-p2", "b", "-d", "seed=42", "-l", "x.json", "-s",
+        ]);
         assert!(is_brutal(&a));
         let p = parse(&a).unwrap();
         assert_eq!(p.players, vec!["./a 1", "b"]);

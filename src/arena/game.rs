@@ -181,7 +181,9 @@ fn check(game: &RefGame, mv: Move) -> Result<Move, String> {
 fn judge_reply(reply: Reply, clock: Duration) -> Result<(Answer, u64), (Reason, String)> {
     let clock_ms = clock.as_millis();
     match reply {
-        Reply::Line(line, took) if took <= clock => Ok((Answer::parse(&line), took.as_millis() as u64)),
+        Reply::Line(line, took) if took <= clock => {
+            Ok((Answer::parse(&line), took.as_millis() as u64))
+        }
         Reply::Line(_, took) => {
             let ms = took.as_millis();
             Err((
@@ -197,6 +199,7 @@ fn judge_reply(reply: Reply, clock: Duration) -> Result<(Answer, u64), (Reason, 
             format!("gave no answer within {clock_ms} ms"),
         )),
         Reply::Closed => Err((Reason::Crash, "closed its output".to_string())),
+        Reply::InputClosed => Err((Reason::Crash, "closed its input".to_string())),
         Reply::Exited(status) => Err((
             Reason::Crash,
             format!("exited ({status}) without answering"),
@@ -232,7 +235,10 @@ fn make_record(
     let moves = game.moves().iter().map(|m| m.to_string()).collect();
     let mut ms: Vec<Option<u64>> = vec![None; opening];
     ms.extend(played.iter().map(|p| Some(p.ms)));
-    debug_assert!(played.iter().zip(&game.moves()[opening..]).all(|(p, m)| p.mv == *m));
+    debug_assert!(played
+        .iter()
+        .zip(&game.moves()[opening..])
+        .all(|(p, m)| p.mv == *m));
     let messages = if played.iter().any(|p| p.message.is_some()) {
         let mut v = vec![None; opening];
         v.extend(played.into_iter().map(|p| p.message.map(|m| shorten(&m))));
@@ -273,8 +279,14 @@ mod tests {
         let silent = judge_reply(Reply::Silent, clock).unwrap_err();
         assert_eq!(silent.0, Reason::Timeout);
         assert!(silent.1.contains("no answer within 300 ms"));
-        let ok = judge_reply(Reply::Line("E5 x".into(), Duration::from_millis(300)), clock);
+        let ok = judge_reply(
+            Reply::Line("E5 x".into(), Duration::from_millis(300)),
+            clock,
+        );
         assert_eq!(ok.unwrap().1, 300);
-        assert_eq!(judge_reply(Reply::Closed, clock).unwrap_err().0, Reason::Crash);
+        assert_eq!(
+            judge_reply(Reply::Closed, clock).unwrap_err().0,
+            Reason::Crash
+        );
     }
 }

@@ -198,7 +198,7 @@ fn count_game(cfg: &MatchConfig, tally: &mut Tally, r: &GameRecord) -> Result<()
 /// After a pair: the periodic block, and the SPRT's verdict.
 fn on_pair(cfg: &MatchConfig, tally: &Tally, bar: &ProgressBar) -> Option<MatchEnd> {
     let pairs = tally.penta.pairs() as usize;
-    if pairs % cfg.report_every.max(1) == 0 {
+    if pairs.is_multiple_of(cfg.report_every.max(1)) {
         let block = tally.block(cfg.sprt.as_ref());
         say(bar, &format!("--- after {pairs} pairs ---\n{block}"));
     }
@@ -246,8 +246,13 @@ fn spawn_workers(
     let next = Arc::new(AtomicUsize::new(0));
     (0..cfg.concurrency.max(1))
         .map(|_| {
-            let (cfg, jobs, next, tx, stop) =
-                (cfg.clone(), jobs.clone(), next.clone(), tx.clone(), stop.clone());
+            let (cfg, jobs, next, tx, stop) = (
+                cfg.clone(),
+                jobs.clone(),
+                next.clone(),
+                tx.clone(),
+                stop.clone(),
+            );
             thread::spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 if i >= jobs.len() || stop.load(Ordering::SeqCst) {

@@ -33,8 +33,8 @@ pub fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, String> {
         if line.is_empty() {
             continue;
         }
-        let opening = parse_opening(line)
-            .map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        let opening =
+            parse_opening(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
         out.push(opening);
     }
     if out.is_empty() {
@@ -68,9 +68,15 @@ mod tests {
 
     #[test]
     fn openings_parse_and_are_checked() {
-        assert_eq!(parse_opening("E5, F7 SWAP").unwrap_err(), "move 3 is illegal: SWAP is allowed only on player 1's first turn");
+        assert_eq!(
+            parse_opening("E5, F7 SWAP").unwrap_err(),
+            "move 3 is illegal: SWAP is allowed only on player 1's first turn"
+        );
         assert_eq!(parse_opening("E5 SWAP F7").unwrap().len(), 3);
-        assert!(parse_opening("A5").is_err(), "player 0 may not play column A");
+        assert!(
+            parse_opening("A5").is_err(),
+            "player 0 may not play column A"
+        );
         assert!(parse_opening("E5 zz").is_err());
     }
 

@@ -42,6 +42,8 @@ pub enum Reply {
     Silent,
     /// The bot closed its stdout.
     Closed,
+    /// The bot closed its stdin (the input could not be written).
+    InputClosed,
     /// The bot process exited (the status as text), without answering.
     Exited(String),
 }
@@ -129,7 +131,8 @@ impl BotProcess {
             match self.next_event(deadline)? {
                 Event::Written(at) => return Ok(at),
                 Event::Line(line, at) => self.early_lines.push((line, at)),
-                Event::WriteFailed | Event::Eof => return Err(self.closed_reply()),
+                Event::WriteFailed => return Err(self.closed_reply(Reply::InputClosed)),
+                Event::Eof => return Err(self.closed_reply(Reply::Closed)),
             }
         }
     }
@@ -140,7 +143,8 @@ impl BotProcess {
                 Ok(Event::Line(line, at)) => {
                     return Reply::Line(line, at.saturating_duration_since(written))
                 }
-                Ok(Event::Eof) | Ok(Event::WriteFailed) => return self.closed_reply(),
+                Ok(Event::Eof) => return self.closed_reply(Reply::Closed),
+                Ok(Event::WriteFailed) => return self.closed_reply(Reply::InputClosed),
                 Ok(Event::Written(_)) => {}
                 Err(reply) => return reply,
             }
@@ -157,7 +161,7 @@ impl BotProcess {
             }
             match self.events.recv_timeout(EXIT_POLL.min(deadline - now)) {
                 Ok(ev) => return Ok(ev),
-                Err(RecvTimeoutError::Disconnected) => return Err(self.closed_reply()),
+                Err(RecvTimeoutError::Disconnected) => return Err(self.closed_reply(Reply::Closed)),
                 Err(RecvTimeoutError::Timeout) => {}
             }
             if self.poll_exit().is_some() {
@@ -178,19 +182,23 @@ impl BotProcess {
     }
 
     fn exit_reply(&mut self) -> Reply {
+        self.exit_or(Reply::Closed)
+    }
+
+    fn exit_or(&mut self, otherwise: Reply) -> Reply {
         match self.poll_exit() {
             Some(status) => Reply::Exited(status.to_string()),
-            None => Reply::Closed,
+            None => otherwise,
         }
     }
 
     /// The bot closed a pipe: say whether it also exited (give it a moment to do so).
-    fn closed_reply(&mut self) -> Reply {
+    fn closed_reply(&mut self, otherwise: Reply) -> Reply {
         let until = Instant::now() + EXIT_DRAIN;
         while self.poll_exit().is_none() && Instant::now() < until {
             thread::sleep(Duration::from_millis(5));
         }
-        self.exit_reply()
+        self.exit_or(otherwise)
     }
 
     /// Kills the whole process group at once and reaps the bot.

@@ -127,7 +127,11 @@ pub fn moves_text(record: &GameRecord) -> String {
 /// The board, the move list and the result, as `game` prints them.
 pub fn game_report(game: &RefGame, record: &GameRecord, colour: bool) -> String {
     let result = match record.winner {
-        Some(w) => format!("winner: player {w} ({}): {}", record.reason.name(), record.detail),
+        Some(w) => format!(
+            "winner: player {w} ({}): {}",
+            record.reason.name(),
+            record.detail
+        ),
         None => format!("draw: {}", record.detail),
     };
     format!(
@@ -147,7 +151,10 @@ mod tests {
 
     #[test]
     fn pegs_and_links_appear_where_they_are() {
-        let moves: Vec<Move> = ["E5", "E7", "F7"].iter().map(|m| m.parse().unwrap()).collect();
+        let moves: Vec<Move> = ["E5", "E7", "F7"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
         let g = RefGame::from_moves(&moves).unwrap();
         let text = board_text(&g, false);
         let lines: Vec<&str> = text.lines().collect();

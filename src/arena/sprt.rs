@@ -39,7 +39,9 @@ impl Sprt {
         let mut vals = [None; 4];
         let names = ["elo0", "elo1", "alpha", "beta"];
         for w in words.iter().flat_map(|w| w.split_whitespace()) {
-            let (k, v) = w.split_once('=').ok_or(format!("SPRT: expected key=value, got {w:?}"))?;
+            let (k, v) = w
+                .split_once('=')
+                .ok_or(format!("SPRT: expected key=value, got {w:?}"))?;
             let i = names
                 .iter()
                 .position(|n| *n == k)
@@ -58,7 +60,7 @@ impl Sprt {
 
     fn validate(&self) -> Result<(), String> {
         let prob = |x: f64| x > 0.0 && x < 1.0;
-        if !(self.elo0 < self.elo1) {
+        if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
             Err("SPRT: elo0 must be less than elo1".into())
         } else if !prob(self.alpha) || !prob(self.beta) || self.alpha + self.beta >= 1.0 {
             Err("SPRT: alpha and beta must be in (0, 1) with alpha + beta < 1".into())

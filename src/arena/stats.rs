@@ -86,7 +86,11 @@ pub const PAIR_SCORES: [f64; 5] = [0.0, 0.25, 0.5, 0.75, 1.0];
 /// Mean and variance of a discrete distribution on `xs` with probabilities `ps`.
 pub fn mean_variance(xs: &[f64], ps: &[f64]) -> (f64, f64) {
     let mu: f64 = xs.iter().zip(ps).map(|(x, p)| x * p).sum();
-    let var = xs.iter().zip(ps).map(|(x, p)| p * (x - mu) * (x - mu)).sum();
+    let var = xs
+        .iter()
+        .zip(ps)
+        .map(|(x, p)| p * (x - mu) * (x - mu))
+        .sum();
     (mu, var)
 }
 

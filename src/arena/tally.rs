@@ -144,7 +144,10 @@ impl Tally {
     pub fn engine_lines(&self, names: [&str; 2]) -> String {
         let mut out = String::new();
         for (name, log) in names.iter().zip(&self.logs) {
-            let q = |x: f64| log.quantile(x).map_or("-".to_string(), |v| format!("{v} ms"));
+            let q = |x: f64| {
+                log.quantile(x)
+                    .map_or("-".to_string(), |v| format!("{v} ms"))
+            };
             let _ = writeln!(
                 out,
                 "{name}: timeouts {}, illegal moves {}, crashes {}; answer time p50 {}, p99 {}, max {} ({} answers)",
@@ -222,6 +225,8 @@ mod tests {
         assert_eq!(t.logs[0].ms.len(), 3 * 2 + 2);
         assert_eq!(t.logs[0].quantile(1.0), Some(30));
         assert_eq!(t.logs[1].quantile(0.5), Some(20));
-        assert!(t.block(None).contains("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD: 1, 0"));
+        assert!(t
+            .block(None)
+            .contains("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD: 1, 0"));
     }
 }

@@ -184,7 +184,8 @@ fn run_game(g: &GameArgs) -> Result<i32, String> {
         record.append_to(path)?;
     }
     if let Some(path) = &g.svg {
-        std::fs::write(path, game_svg(&game, &record)).map_err(|e| format!("{}: {e}", path.display()))?;
+        std::fs::write(path, game_svg(&game, &record))
+            .map_err(|e| format!("{}: {e}", path.display()))?;
     }
     Ok(0)
 }
@@ -223,7 +224,10 @@ fn run_match_cmd(m: &MatchArgs) -> Result<i32, String> {
     println!("A: {}\nB: {}", cfg.cmds[0], cfg.cmds[1]);
     let (end, tally) = run_match(&cfg)?;
     let bar = indicatif::ProgressBar::hidden();
-    say(&bar, &format!("--- final ---\n{}", tally.block(cfg.sprt.as_ref())));
+    say(
+        &bar,
+        &format!("--- final ---\n{}", tally.block(cfg.sprt.as_ref())),
+    );
     print!("{}", tally.engine_lines(["A", "B"]));
     println!("{}", end_line(end));
     Ok(end.exit_code())
