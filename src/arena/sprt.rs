@@ -107,8 +107,19 @@ impl Sprt {
 }
 
 /// The distribution closest to `phat` whose `(μ - 1/2) / σ` is `t` (Van den Bergh, 4.1).
+///
+/// The fixed-point iteration only behaves near its answer, so for a large `|t|` (a wide
+/// elo1 or very one-sided results) it walks there from `t = 0` in small steps of `t`.
 fn mle_with_t(phat: &[f64; 5], t: f64) -> [f64; 5] {
+    let steps = (t.abs() / 0.05).ceil().max(1.0) as usize;
     let mut p = [0.2; 5];
+    for k in 1..=steps {
+        p = fixed_point(phat, t * k as f64 / steps as f64, p);
+    }
+    p
+}
+
+fn fixed_point(phat: &[f64; 5], t: f64, mut p: [f64; 5]) -> [f64; 5] {
     for _ in 0..1000 {
         let (mu, var) = mean_variance(&PAIR_SCORES, &p);
         let sigma = var.sqrt();
@@ -185,8 +196,15 @@ mod tests {
 
     #[test]
     fn the_mle_has_the_asked_normalized_score() {
-        let phat = [0.1, 0.2, 0.4, 0.2, 0.1];
-        for t in [-0.2, 0.0, 0.05, 0.3] {
+        let even = [0.1, 0.2, 0.4, 0.2, 0.1];
+        let lopsided = [0.998, 0.0005, 0.0005, 0.0005, 0.0005];
+        for (phat, t) in [
+            (even, -0.2),
+            (even, 0.0),
+            (even, 0.05),
+            (even, 0.3),
+            (lopsided, 1.22),
+        ] {
             let p = mle_with_t(&phat, t);
             let (mu, var) = mean_variance(&PAIR_SCORES, &p);
             assert!(((mu - 0.5) / var.sqrt() - t).abs() < 1e-6, "t = {t}");
@@ -202,6 +220,9 @@ mod tests {
         // Winning every pair makes H1 (A stronger) more likely.
         assert!(sprt(0.0, 5.0).llr(&Penta([0, 0, 0, 0, 50])) > 0.0);
         assert!(sprt(0.0, 5.0).llr(&Penta([50, 0, 0, 0, 0])) < 0.0);
+        // Also with a wide elo1, where the iteration has to walk to its answer.
+        assert!(sprt(0.0, 300.0).llr(&Penta([0, 0, 0, 0, 5])) > 2.0);
+        assert!(sprt(0.0, 300.0).llr(&Penta([5, 0, 0, 0, 0])) < -2.0);
     }
 
     #[test]

@@ -171,7 +171,13 @@ pub struct Fixed2(pub f64);
 impl fmt::Display for Fixed2 {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if self.0.is_finite() {
-            write!(f, "{:.2}", self.0)
+            // Adding 0.0 turns -0.0 into 0.0, and rounding to -0.00 is avoided the same way.
+            let v = if self.0.abs() < 0.005 {
+                0.0
+            } else {
+                self.0 + 0.0
+            };
+            write!(f, "{v:.2}")
         } else if self.0.is_nan() {
             f.write_str("nan")
         } else if self.0 > 0.0 {
