@@ -105,33 +105,35 @@ impl MatchConfig {
         }
     }
 
-    /// Games already in the results file, checked to belong to this match.
+    /// Games already in the results file that belong to this match's pairs (the first record
+    /// of each game, should one be there twice); an error if they were played by other commands.
     fn previous(&self) -> Result<Vec<GameRecord>, String> {
         let Some(path) = self.results.as_ref().filter(|_| self.resume) else {
             return Ok(Vec::new());
         };
-        let records = read_records(path)?;
-        for r in &records {
+        let mut seen = HashSet::new();
+        let mut out = Vec::new();
+        for r in read_records(path)? {
             let slot = r.slot.ok_or("a results line without its match slot")?;
-            let expected = self.setup(slot.pair, slot.game);
-            let cmds = [r.cmd0.clone(), r.cmd1.clone()];
-            if slot.pair >= self.pairs() || cmds != expected_cmds(&expected) {
+            let setup = self.setup(slot.pair, slot.game);
+            // Records keep the commands with `{seed}` replaced: compare them the same way.
+            let expected = [setup.command(Player::Zero), setup.command(Player::One)];
+            if [&r.cmd0, &r.cmd1] != [&expected[0], &expected[1]] {
                 return Err(format!(
-                    "{} holds games of another match (pair {}, game {}: {:?})",
+                    "{} holds a game of other commands (pair {}, game {}: {:?} vs {:?})",
                     path.display(),
                     slot.pair,
                     slot.game,
-                    cmds
+                    r.cmd0,
+                    r.cmd1
                 ));
             }
+            if slot.pair < self.pairs() && seen.insert((slot.pair, slot.game)) {
+                out.push(r);
+            }
         }
-        Ok(records)
+        Ok(out)
     }
-}
-
-fn expected_cmds(s: &GameSetup) -> [String; 2] {
-    // Records keep the commands with `{seed}` replaced: compare them the same way.
-    [s.command(Player::Zero), s.command(Player::One)]
 }
 
 /// Runs the match, printing as it goes; returns how it ended and the final counts.
@@ -149,6 +151,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<(MatchEnd, Tally), String> {
         .collect();
     let bar = progress_bar(2 * cfg.pairs(), done.len());
     if let Some(end) = verdict_end(cfg, &tally) {
+        bar.finish_and_clear();
         return Ok((end, tally));
     }
     let (tx, rx) = mpsc::channel();

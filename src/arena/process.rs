@@ -5,7 +5,7 @@
 //! A bot that never reads its input or never writes a line is simply late.
 
 use std::fs::File;
-use std::io::{BufRead, BufReader, Read, Write};
+use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
 use std::path::Path;
 use std::process::{Child, ChildStdin, ChildStdout, Command, ExitStatus, Stdio};
@@ -297,16 +297,15 @@ fn read_capped_line<R: BufRead>(reader: &mut R) -> Option<String> {
     }
 }
 
-/// Reads a whole small file-like stream (used by tests of the line reader).
-#[doc(hidden)]
-pub fn read_lines_capped<R: Read>(r: R) -> Vec<String> {
-    let mut reader = BufReader::new(r);
-    std::iter::from_fn(|| read_capped_line(&mut reader)).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::io::Read;
+
+    fn read_lines_capped<R: Read>(r: R) -> Vec<String> {
+        let mut reader = BufReader::new(r);
+        std::iter::from_fn(|| read_capped_line(&mut reader)).collect()
+    }
 
     #[test]
     fn lines_are_split_and_capped() {
