@@ -153,3 +153,37 @@ fn faults_of_player_zero_lose_too() {
     assert!(run.elapsed < bound(300));
     assert_all_dead(&dir);
 }
+
+#[test]
+fn an_interrupted_referee_kills_its_bots() {
+    let dir = common::scratch("sigint");
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_twixt-referee"))
+        .args([
+            "game",
+            &bot("sleeper.sh"),
+            &bot("sleeper.sh"),
+            "--first-ms",
+            "60000",
+        ])
+        .env("FAULT_PIDS", dir.join("pids"))
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Wait until the first sleeper has started its child, then interrupt the referee.
+    let until = std::time::Instant::now() + Duration::from_secs(10);
+    while std::fs::read_to_string(dir.join("pids")).map_or(0, |t| t.lines().count()) < 3 {
+        assert!(
+            std::time::Instant::now() < until,
+            "the sleepers did not start"
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    // SAFETY: a plain kill of the referee we started.
+    unsafe {
+        libc::kill(child.id() as i32, libc::SIGINT);
+    }
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(130));
+    assert_all_dead(&dir);
+}

@@ -217,13 +217,9 @@ fn verdict_end(cfg: &MatchConfig, tally: &Tally) -> Option<MatchEnd> {
     }
 }
 
-/// Prints above the progress bar (or plainly when there is no bar).
+/// Prints to stdout, above the progress bar (which is on stderr, when it is a terminal).
 pub fn say(bar: &ProgressBar, text: &str) {
-    if bar.is_hidden() {
-        print!("{text}");
-    } else {
-        bar.println(text.trim_end());
-    }
+    bar.suspend(|| print!("{text}"));
 }
 
 fn progress_bar(total: usize, done: usize) -> ProgressBar {

@@ -13,6 +13,7 @@ pub mod openings;
 pub mod process;
 pub mod record;
 pub mod render;
+pub mod signals;
 pub mod sprt;
 pub mod stats;
 pub mod svg;

@@ -4,6 +4,7 @@
 //! Neither thread can block the referee: the referee only waits on a channel with a deadline.
 //! A bot that never reads its input or never writes a line is simply late.
 
+use super::signals;
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -74,15 +75,22 @@ impl BotProcess {
             Some(p) => Stdio::from(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
             None => Stdio::null(),
         };
-        let mut child = Command::new(&argv[0])
+        let mut command = Command::new(&argv[0]);
+        command
             .args(&argv[1..])
             .stdin(Stdio::piped())
             .stdout(Stdio::piped())
             .stderr(stderr)
-            .process_group(0)
+            .process_group(0);
+        // SAFETY: the hook only calls sigprocmask, which is async-signal-safe.
+        unsafe {
+            command.pre_exec(signals::unblock_all_in_child);
+        }
+        let mut child = command
             .spawn()
             .map_err(|e| format!("cannot start {:?}: {e}", argv[0]))?;
         let pgid = child.id() as i32;
+        signals::register(pgid);
         let (tx, events) = mpsc::channel();
         let stdin = child.stdin.take().expect("stdin is piped");
         let stdout = child.stdout.take().expect("stdout is piped");
@@ -211,6 +219,7 @@ impl BotProcess {
         if self.exited.is_none() {
             self.exited = self.child.wait().ok();
         }
+        signals::unregister(self.pgid);
     }
 
     /// The polite end of a game: close stdin, give the bot `grace` to leave, then kill the

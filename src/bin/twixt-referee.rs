@@ -139,6 +139,7 @@ struct MatchArgs {
 }
 
 fn main() -> ExitCode {
+    twixt::arena::signals::install();
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = if brutaltester::is_brutal(&args) {
         brutaltester::parse(&args)
