@@ -187,3 +187,24 @@ fn an_interrupted_referee_kills_its_bots() {
     assert_eq!(status.code(), Some(130));
     assert_all_dead(&dir);
 }
+
+#[test]
+fn an_answer_written_before_leaving_still_counts() {
+    // The blurting bot answers E5 and exits without reading: E5 is played, and the bot crashes
+    // on its next turn.
+    let (run, _) = game(
+        "blurt",
+        &bot("blurt.sh E5"),
+        &bot("scripted.sh E7"),
+        1000,
+        1000,
+    );
+    let r = run.record();
+    assert_eq!(r.moves, vec!["E5", "E7"]);
+    assert_eq!(
+        (r.winner, r.reason),
+        (Some(1), Reason::Crash),
+        "{}",
+        r.detail
+    );
+}

@@ -24,8 +24,8 @@ const EXIT_DRAIN: Duration = Duration::from_millis(50);
 /// What the bot's threads report, in the order it happened.
 #[derive(Debug)]
 enum Event {
-    /// The whole turn input reached the bot's stdin pipe.
-    Written(Instant),
+    /// The turn input with this number reached the bot's stdin pipe.
+    Written(u64, Instant),
     /// Writing failed: the bot closed its stdin (or died).
     WriteFailed,
     /// One line of the bot's stdout, and when it was read.
@@ -53,7 +53,8 @@ pub enum Reply {
 pub struct BotProcess {
     child: Child,
     pgid: i32,
-    input: Option<Sender<String>>,
+    input: Option<Sender<(u64, String)>>,
+    turn: u64,
     events: Receiver<Event>,
     early_lines: Vec<(String, Instant)>,
     exited: Option<ExitStatus>,
@@ -100,6 +101,7 @@ impl BotProcess {
             child,
             pgid,
             input: Some(input),
+            turn: 0,
             events,
             early_lines: Vec::new(),
             exited: None,
@@ -110,19 +112,37 @@ impl BotProcess {
     /// last input byte was written, and waiting stops at `clock + grace` whatever happens.
     pub fn ask(&mut self, text: String, clock: Duration, grace: Duration) -> Reply {
         let sent = Instant::now();
+        self.turn += 1;
         if let Some(input) = &self.input {
-            if input.send(text).is_err() {
+            if input.send((self.turn, text)).is_err() {
                 return self.exit_reply();
             }
         }
         let written = match self.wait_written(sent + clock + grace) {
             Ok(at) => at,
-            Err(reply) => return reply,
+            // A bot may answer and leave without reading its input: its answer still counts.
+            Err(reply) => match self.drain_lines().take_early_line() {
+                Some((line, at)) => return Reply::Line(line, at.saturating_duration_since(sent)),
+                None => return reply,
+            },
         };
         if let Some((line, at)) = self.take_early_line() {
             return Reply::Line(line, at.saturating_duration_since(written));
         }
         self.wait_line(written, written + clock + grace)
+    }
+
+    /// Keeps every line still on its way, up to the end of the bot's output (or a short wait).
+    fn drain_lines(&mut self) -> &mut Self {
+        let until = Instant::now() + EXIT_DRAIN;
+        while let Some(left) = until.checked_duration_since(Instant::now()) {
+            match self.events.recv_timeout(left) {
+                Ok(Event::Line(line, at)) => self.early_lines.push((line, at)),
+                Ok(Event::Eof) | Err(_) => break,
+                Ok(_) => {}
+            }
+        }
+        self
     }
 
     fn take_early_line(&mut self) -> Option<(String, Instant)> {
@@ -137,7 +157,8 @@ impl BotProcess {
     fn wait_written(&mut self, deadline: Instant) -> Result<Instant, Reply> {
         loop {
             match self.next_event(deadline)? {
-                Event::Written(at) => return Ok(at),
+                Event::Written(turn, at) if turn == self.turn => return Ok(at),
+                Event::Written(..) => {}
                 Event::Line(line, at) => self.early_lines.push((line, at)),
                 Event::WriteFailed => return Err(self.closed_reply(Reply::InputClosed)),
                 Event::Eof => return Err(self.closed_reply(Reply::Closed)),
@@ -153,7 +174,7 @@ impl BotProcess {
                 }
                 Ok(Event::Eof) => return self.closed_reply(Reply::Closed),
                 Ok(Event::WriteFailed) => return self.closed_reply(Reply::InputClosed),
-                Ok(Event::Written(_)) => {}
+                Ok(Event::Written(..)) => {}
                 Err(reply) => return reply,
             }
         }
@@ -241,13 +262,13 @@ impl Drop for BotProcess {
 }
 
 /// The writer thread: writes each turn input, then reports when it is through.
-fn spawn_writer(mut stdin: ChildStdin, events: Sender<Event>) -> Sender<String> {
-    let (tx, rx) = mpsc::channel::<String>();
+fn spawn_writer(mut stdin: ChildStdin, events: Sender<Event>) -> Sender<(u64, String)> {
+    let (tx, rx) = mpsc::channel::<(u64, String)>();
     thread::spawn(move || {
-        for text in rx {
+        for (turn, text) in rx {
             let ok = stdin.write_all(text.as_bytes()).and_then(|_| stdin.flush());
             let ev = match ok {
-                Ok(()) => Event::Written(Instant::now()),
+                Ok(()) => Event::Written(turn, Instant::now()),
                 Err(_) => Event::WriteFailed,
             };
             if events.send(ev).is_err() || ok.is_err() {
