@@ -8,7 +8,7 @@ use crate::cell::Player;
 use crate::position::{Move, Outcome};
 use crate::reference::RefGame;
 use std::path::PathBuf;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// How long the referee keeps listening after a clock ran out, to say how late an answer was.
 const LATE_GRACE: Duration = Duration::from_millis(100);
@@ -121,13 +121,10 @@ pub fn play_game(setup: &GameSetup) -> Result<GameRecord, String> {
     }
     let mut played = Vec::new();
     let ending = run_turns(setup, &mut game, &mut bots, &mut played);
-    for (p, bot) in Player::BOTH.into_iter().zip(bots.iter_mut()) {
-        if ending.reason.is_fault() && ending.winner == Some(p.other()) {
-            bot.kill();
-        } else {
-            bot.finish(EXIT_GRACE);
-        }
-    }
+    // A bot that lost by a fault is dead already; the others are told, then killed too.
+    bots.iter_mut().for_each(BotProcess::close_input);
+    let until = Instant::now() + EXIT_GRACE;
+    bots.iter_mut().for_each(|b| b.finish_by(until));
     Ok(make_record(setup, &game, played, ending))
 }
 

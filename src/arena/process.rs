@@ -232,7 +232,7 @@ impl BotProcess {
 
     /// Kills the whole process group at once and reaps the bot.
     pub fn kill(&mut self) {
-        self.input = None;
+        self.close_input();
         // SAFETY: plain syscall; a negative pid addresses the process group we created.
         unsafe {
             libc::kill(-self.pgid, libc::SIGKILL);
@@ -243,11 +243,15 @@ impl BotProcess {
         signals::unregister(self.pgid);
     }
 
-    /// The polite end of a game: close stdin, give the bot `grace` to leave, then kill the
-    /// group anyway (a child it left behind must not outlive the game).
-    pub fn finish(&mut self, grace: Duration) {
+    /// Closes the bot's stdin: the polite way to say the game is over.
+    pub fn close_input(&mut self) {
         self.input = None;
-        let until = Instant::now() + grace;
+    }
+
+    /// The polite end of a game: close stdin, let the bot leave until `until`, then kill the
+    /// group anyway (a child it left behind must not outlive the game).
+    pub fn finish_by(&mut self, until: Instant) {
+        self.close_input();
         while self.poll_exit().is_none() && Instant::now() < until {
             thread::sleep(Duration::from_millis(5));
         }
