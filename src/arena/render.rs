@@ -115,6 +115,9 @@ pub fn board_text(game: &RefGame, colour: bool) -> String {
 
 /// The move list, numbered, with each answer's milliseconds.
 pub fn moves_text(record: &GameRecord) -> String {
+    if record.moves.is_empty() {
+        return "(none)\n".to_string();
+    }
     let mut out = String::new();
     for (i, (m, ms)) in record.moves.iter().zip(&record.ms).enumerate() {
         let time = ms.map_or("opening".to_string(), |v| format!("{v} ms"));

@@ -73,6 +73,13 @@ impl ClockArgs {
     }
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum Colour {
+    Auto,
+    Always,
+    Never,
+}
+
 #[derive(Args)]
 struct GameArgs {
     /// Command of bot A (player 0 unless --swap-seats), e.g. "target/release/twixt-bot --seed 1".
@@ -94,9 +101,9 @@ struct GameArgs {
     /// Draw the final position to this SVG file.
     #[arg(long)]
     svg: Option<PathBuf>,
-    /// Colour the board: auto (when stdout is a terminal), always or never.
-    #[arg(long, default_value = "auto")]
-    color: String,
+    /// Colour the board (auto: when stdout is a terminal).
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
+    color: Colour,
     #[command(flatten)]
     clock: ClockArgs,
 }
@@ -175,10 +182,10 @@ fn run_game(g: &GameArgs) -> Result<i32, String> {
     };
     let record = play_game(&setup)?;
     let game = replay(&record)?;
-    let colour = match g.color.as_str() {
-        "always" => true,
-        "never" => false,
-        _ => std::io::stdout().is_terminal(),
+    let colour = match g.color {
+        Colour::Always => true,
+        Colour::Never => false,
+        Colour::Auto => std::io::stdout().is_terminal(),
     };
     print!("{}", game_report(&game, &record, colour));
     if let Some(path) = &g.record {
