@@ -5,6 +5,8 @@ use super::record::GameRecord;
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::Move;
 use crate::reference::RefGame;
+use std::collections::hash_map::Entry;
+use std::collections::{HashMap, VecDeque};
 use std::fmt::Write;
 
 const STEP: f64 = 40.0;
@@ -73,6 +75,60 @@ fn labels(out: &mut String) {
     }
 }
 
+/// The links of one chain joining the winner's borders (found breadth-first), if any.
+fn winning_chain(game: &RefGame) -> Vec<(Cell, Cell)> {
+    let Some(p) = game.winner() else {
+        return Vec::new();
+    };
+    let coord = |c: Cell| if p == Player::Zero { c.y() } else { c.x() };
+    let links = game.links(p);
+    let mut parent: HashMap<Cell, Option<Cell>> = HashMap::new();
+    let mut queue: VecDeque<Cell> = game
+        .pegs(p)
+        .into_iter()
+        .filter(|&c| coord(c) == 0)
+        .collect();
+    queue.iter().for_each(|&c| {
+        parent.insert(c, None);
+    });
+    while let Some(c) = queue.pop_front() {
+        if coord(c) == SIZE as i32 - 1 {
+            let mut chain = Vec::new();
+            let mut at = c;
+            while let Some(Some(prev)) = parent.get(&at) {
+                chain.push((*prev, at));
+                at = *prev;
+            }
+            return chain;
+        }
+        for &(a, b) in &links {
+            let next = if a == c {
+                b
+            } else if b == c {
+                a
+            } else {
+                continue;
+            };
+            if let Entry::Vacant(e) = parent.entry(next) {
+                e.insert(Some(c));
+                queue.push_back(next);
+            }
+        }
+    }
+    Vec::new()
+}
+
+/// A golden glow under the chain that won.
+fn glow(out: &mut String, game: &RefGame) {
+    for (a, b) in winning_chain(game) {
+        let ((x1, y1), (x2, y2)) = (centre(a), centre(b));
+        let _ = writeln!(
+            out,
+            r##"<line x1="{x1}" y1="{y1}" x2="{x2}" y2="{y2}" stroke="#f5b700" stroke-width="13" stroke-linecap="round" opacity="0.6"/>"##
+        );
+    }
+}
+
 fn links(out: &mut String, game: &RefGame) {
     for p in Player::BOTH {
         for (a, b) in game.links(p) {
@@ -115,7 +171,7 @@ fn last_cell(game: &RefGame) -> Option<Cell> {
     }
 }
 
-/// The whole picture.
+/// The whole picture; the chain that won glows.
 pub fn game_svg(game: &RefGame, record: &GameRecord) -> String {
     let (w, h) = (side(), side() + CAPTION);
     let mut out = String::new();
@@ -127,6 +183,7 @@ pub fn game_svg(game: &RefGame, record: &GameRecord) -> String {
     let _ = writeln!(out, r##"<rect width="{w}" height="{h}" fill="#f3ead8"/>"##);
     borders(&mut out);
     labels(&mut out);
+    glow(&mut out, game);
     links(&mut out, game);
     holes_and_pegs(&mut out, game);
     if let Some(c) = last_cell(game) {
@@ -157,4 +214,24 @@ fn caption(record: &GameRecord) -> String {
         None => format!("Draw after {} moves", record.moves.len()),
     };
     text.replace('&', "&amp;").replace('<', "&lt;")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_winning_chain_runs_border_to_border() {
+        let moves: Vec<Move> = "E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8"
+            .split(' ')
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let g = RefGame::from_moves(&moves).unwrap();
+        let chain = winning_chain(&g);
+        // A5 C6 E5 G6 I5 K6 L8: six links, from column L back to column A.
+        assert_eq!(chain.len(), 6);
+        assert_eq!(chain[0].1.to_string(), "L8");
+        assert_eq!(chain[5].0.to_string(), "A5");
+        assert!(winning_chain(&RefGame::new()).is_empty());
+    }
 }
