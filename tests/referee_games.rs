@@ -128,14 +128,10 @@ fn an_opening_is_played_before_the_bots_and_stderr_is_kept() {
 
 #[test]
 fn random_bots_finish_a_game_with_a_board_result() {
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/opponents/random_bot.py");
-    if !script.exists() {
-        eprintln!("skipped: {} is not here", script.display());
+    let (Some(a), Some(b)) = (common::random_bot("1"), common::random_bot("2")) else {
         return;
-    }
-    let cmd = |seed: u32| format!("python3 {} {seed}", script.display());
-    let (run, _) = game("random", &cmd(1), &cmd(2), 3000, 2000);
+    };
+    let (run, _) = game("random", &a, &b, 3000, 2000);
     let r = run.record();
     assert!(
         matches!(r.reason, Reason::Connected | Reason::Draw),

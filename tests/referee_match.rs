@@ -102,13 +102,9 @@ fn openings_from_a_file_start_each_pair() {
 
 #[test]
 fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
-    let script =
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/opponents/random_bot.py");
-    if !script.exists() {
-        eprintln!("skipped: {} is not here", script.display());
+    let Some(random) = common::random_bot("{seed}") else {
         return;
-    }
-    let random = format!("python3 {} {{seed}}", script.display());
+    };
     let mut extra = vec!["--games", "4", "--first-ms", "3000", "--turn-ms", "2000"];
     extra.extend_from_slice(&SPRT);
     let (run, _) = run_match("random", &random, &random, &extra);

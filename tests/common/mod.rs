@@ -108,3 +108,15 @@ pub fn assert_all_dead(dir: &Path) {
         assert!(!alive(p), "process {p} outlived the game");
     }
 }
+
+/// The command of `../shared/opponents/random_bot.py` with this seed argument (`{seed}` works),
+/// if the script and python3 are here.
+pub fn random_bot(seed: &str) -> Option<String> {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/opponents/random_bot.py");
+    let python = Command::new("python3").arg("--version").output();
+    if !script.exists() || !python.is_ok_and(|o| o.status.success()) {
+        eprintln!("skipped: no python3 or no {}", script.display());
+        return None;
+    }
+    Some(format!("python3 {} {seed}", script.display()))
+}
