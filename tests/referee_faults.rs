@@ -208,3 +208,26 @@ fn an_answer_written_before_leaving_still_counts() {
         r.detail
     );
 }
+
+#[test]
+fn a_margin_gives_every_turn_more_time() {
+    let dir = common::scratch("margin");
+    let rec = dir.join("g.jsonl");
+    let args = [
+        "game",
+        &bot("scripted.sh E5 F7"),
+        &bot("late.sh 0.25"),
+        "--first-ms",
+        "200",
+        "--margin",
+        "1000",
+        "--record",
+        rec.to_str().unwrap(),
+    ];
+    let run = common::referee(&dir, &args, &rec);
+    let r = run.record();
+    // The answer came after 250 ms of a 200 ms clock, within the margin: it was read (and E5
+    // is taken).
+    assert_eq!(r.reason, Reason::Illegal, "{}", r.detail);
+    assert!(r.detail.contains("played E5: E5 already has a peg"));
+}
