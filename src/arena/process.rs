@@ -58,6 +58,7 @@ pub struct BotProcess {
     events: Receiver<Event>,
     early_lines: Vec<(String, Instant)>,
     exited: Option<ExitStatus>,
+    killed: bool,
 }
 
 /// Splits a shell-style command line into program and arguments.
@@ -105,6 +106,7 @@ impl BotProcess {
             events,
             early_lines: Vec::new(),
             exited: None,
+            killed: false,
         })
     }
 
@@ -230,9 +232,13 @@ impl BotProcess {
         self.exit_or(otherwise)
     }
 
-    /// Kills the whole process group at once and reaps the bot.
+    /// Kills the whole process group at once and reaps the bot (once: the group's id must not
+    /// be signalled again after it may have been reused).
     pub fn kill(&mut self) {
         self.close_input();
+        if std::mem::replace(&mut self.killed, true) {
+            return;
+        }
         // SAFETY: plain syscall; a negative pid addresses the process group we created.
         unsafe {
             libc::kill(-self.pgid, libc::SIGKILL);
