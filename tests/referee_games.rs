@@ -149,3 +149,26 @@ fn usage_errors_exit_non_zero() {
     let run = referee(&dir, &["game", "a", "b", "--opening", "A5"], &rec);
     assert_eq!(run.output.status.code(), Some(2));
 }
+
+/// A random game (played by ../shared's random bots) that fills the board until player 0, to
+/// move after 136 moves, has no legal hole left.
+const DRAWN: &str = "D7 D2 E5 E2 C2 B5 J3 J11 F9 F8 G10 H2 C10 C3 C1 B3 B11 A10 B4 A4 G6 G9 I5 J2 \
+F2 F3 B12 A11 E6 E3 I7 J6 I10 J10 G7 H3 F5 F6 D10 D5 C11 C4 F11 G2 E11 E9 B7 A6 G4 H4 G8 H7 E10 \
+E8 E4 D11 H12 I9 H10 I8 J5 J8 B10 L7 K6 K9 I2 L10 F1 L11 J1 F10 G1 A9 H9 K4 D8 G3 D1 L3 D12 H6 I4 \
+K2 E12 D4 C5 C8 K5 E7 H1 K8 B1 G5 H8 B2 I3 I6 K7 A2 J12 L8 H5 C9 D3 J9 G12 L4 H11 D6 K10 K3 F7 B9 \
+J4 K11 K1 L2 C6 G11 C12 B6 F4 D9 I1 J7 K12 A7 B8 C7 E1 A8 F12 I11 I12 A3";
+
+#[test]
+fn a_full_board_without_a_legal_hole_is_a_draw() {
+    let moves: Vec<&str> = DRAWN.split_whitespace().collect();
+    let side = |p: usize| -> String {
+        let mine: Vec<&str> = moves.iter().skip(p).step_by(2).copied().collect();
+        bot(&format!("scripted.sh {}", mine.join(" ")))
+    };
+    let (run, _) = game("draw", &side(0), &side(1), 2000, 1000);
+    let r = run.record();
+    assert_eq!((r.winner, r.reason), (None, Reason::Draw), "{}", r.detail);
+    assert_eq!(r.detail, "player 0 has no legal hole");
+    assert_eq!(r.moves, moves);
+    assert!(run.stdout().contains("draw: player 0 has no legal hole"));
+}
