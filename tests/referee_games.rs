@@ -12,7 +12,7 @@ const P1: &str = "A5 C6 E5 G6 I5 K6 L8";
 
 #[test]
 fn a_known_game_ends_connected_for_player_one() {
-    let (run, _) = game(
+    let (run, dir) = game(
         "known",
         &bot(&format!("scripted.sh {P0}")),
         &bot(&format!("scripted.sh {P1}")),

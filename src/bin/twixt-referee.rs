@@ -7,13 +7,13 @@
 
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use twixt::arena::brutaltester;
 use twixt::arena::game::{play_game, Clocks, GameSetup};
 use twixt::arena::matches::{run_match, say, MatchConfig, Openings};
 use twixt::arena::openings::{parse_opening, read_openings};
-use twixt::arena::record::GameRecord;
+use twixt::arena::record::{read_records, GameRecord};
 use twixt::arena::render::game_report;
 use twixt::arena::sprt::Sprt;
 use twixt::arena::svg::game_svg;
@@ -38,6 +38,23 @@ enum Command {
     Game(GameArgs),
     /// Play games in seat-swapped pairs and report W/D/L, pentanomial, Elo, nElo, LOS, SPRT.
     Match(MatchArgs),
+    /// Show a recorded game (from --record or --results): board, moves, result.
+    Show(ShowArgs),
+}
+
+#[derive(Args)]
+struct ShowArgs {
+    /// A JSON-lines file of game records.
+    file: PathBuf,
+    /// Which game, counting from 1 (default: the last).
+    #[arg(long)]
+    game: Option<usize>,
+    /// Draw it to this SVG file.
+    #[arg(long)]
+    svg: Option<PathBuf>,
+    /// Colour the board (auto: when stdout is a terminal).
+    #[arg(long, value_enum, default_value_t = Colour::Auto)]
+    color: Colour,
 }
 
 #[derive(Args, Clone)]
@@ -159,6 +176,7 @@ fn main() -> ExitCode {
         match Cli::parse().command {
             Command::Game(g) => run_game(&g),
             Command::Match(m) => run_match_cmd(&m),
+            Command::Show(s) => run_show(&s),
         }
     };
     match result {
@@ -181,21 +199,38 @@ fn run_game(g: &GameArgs) -> Result<i32, String> {
         slot: None,
     };
     let record = play_game(&setup)?;
-    let game = replay(&record)?;
-    let colour = match g.color {
+    if let Some(path) = &g.record {
+        record.append_to(path)?;
+    }
+    show(&record, g.color, g.svg.as_deref())?;
+    Ok(0)
+}
+
+fn run_show(s: &ShowArgs) -> Result<i32, String> {
+    let records = read_records(&s.file)?;
+    let n = s.game.unwrap_or(records.len());
+    let record = n
+        .checked_sub(1)
+        .and_then(|i| records.get(i))
+        .ok_or(format!("{} has no game {n}", s.file.display()))?;
+    show(record, s.color, s.svg.as_deref())?;
+    Ok(0)
+}
+
+/// Prints the board, the moves and the result, and draws the SVG if asked.
+fn show(record: &GameRecord, colour: Colour, svg: Option<&Path>) -> Result<(), String> {
+    let game = replay(record)?;
+    let colour = match colour {
         Colour::Always => true,
         Colour::Never => false,
         Colour::Auto => std::io::stdout().is_terminal(),
     };
-    print!("{}", game_report(&game, &record, colour));
-    if let Some(path) = &g.record {
-        record.append_to(path)?;
-    }
-    if let Some(path) = &g.svg {
-        std::fs::write(path, game_svg(&game, &record))
+    print!("{}", game_report(&game, record, colour));
+    if let Some(path) = svg {
+        std::fs::write(path, game_svg(&game, record))
             .map_err(|e| format!("{}: {e}", path.display()))?;
     }
-    Ok(0)
+    Ok(())
 }
 
 /// The reference game of a record's moves.
