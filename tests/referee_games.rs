@@ -41,6 +41,10 @@ fn a_known_game_ends_connected_for_player_one() {
         out.contains('O') && out.contains('o'),
         "pegs and links are drawn"
     );
+    // `show` draws the recorded game again, the same way.
+    let rec = dir.join("game.jsonl");
+    let shown = referee(&dir, &["show", rec.to_str().unwrap(), "--game", "1"], &rec);
+    assert_eq!(shown.stdout(), out);
 }
 
 #[test]
