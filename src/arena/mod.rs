@@ -2,9 +2,10 @@
 //! games judged by the reference rules, matches in seat-swapped pairs and the statistics that
 //! say which engine is stronger. Host-only: it never ships to CodinGame.
 //!
-//! [`process`] runs one bot; [`turn`] writes its input and reads its answer; [`game`] plays
-//! one game; [`record`], [`render`] and [`svg`] show it; [`stats`] and [`matches`] run and
-//! judge a match; [`brutaltester`] speaks cg-brutaltester's referee contract.
+//! [`process`] runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its
+//! input and reads its answer; [`game`] plays one game; [`record`], [`render`] and [`svg`] keep
+//! and show it; [`matches`] runs a match from [`openings`], counting in [`tally`] and judging
+//! with [`stats`] and [`sprt`]; [`brutaltester`] speaks cg-brutaltester's referee contract.
 
 pub mod brutaltester;
 pub mod game;
