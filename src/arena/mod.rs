@@ -4,7 +4,7 @@
 //!
 //! [`process`] runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its
 //! input and reads its answer; [`game`] plays one game; [`record`], [`render`] and [`svg`] keep
-//! and show it; [`matches`] runs a match from [`openings`], counting in [`tally`] and judging
+//! and show it; [`matches`](mod@matches) runs a match from [`openings`], counting in [`tally`] and judging
 //! with [`stats`] and [`sprt`]; [`brutaltester`] speaks cg-brutaltester's referee contract.
 
 pub mod brutaltester;
