@@ -237,3 +237,36 @@ mod tests {
         assert!(Sprt::parse(&["elo0=0 elo1=5 alpha=0.05".into()]).is_err());
     }
 }
+
+#[cfg(test)]
+mod properties {
+    use super::*;
+    use crate::arena::stats::Estimate;
+    use proptest::prelude::*;
+
+    fn reversed(p: &Penta) -> Penta {
+        let mut r = p.0;
+        r.reverse();
+        Penta(r)
+    }
+
+    proptest! {
+        /// Seen from B's side (the counts reversed, the hypotheses negated) nothing changes.
+        #[test]
+        fn swapping_the_engines_mirrors_everything(
+            counts in prop::array::uniform5(0u64..200),
+            elo0 in -10.0f64..0.0,
+            width in 0.5f64..10.0,
+        ) {
+            let p = Penta(counts);
+            prop_assume!(p.pairs() > 0);
+            let a = Sprt { elo0, elo1: elo0 + width, alpha: 0.05, beta: 0.05 };
+            let b = Sprt { elo0: -a.elo1, elo1: -a.elo0, ..a };
+            // H1 for A is H0 for B, so the LLR changes sign.
+            prop_assert!((a.llr(&p) + b.llr(&reversed(&p))).abs() < 1e-6 * (1.0 + a.llr(&p).abs()));
+            let (ea, eb) = (Estimate::from_penta(&p).unwrap(), Estimate::from_penta(&reversed(&p)).unwrap());
+            prop_assert!((ea.score + eb.score - 1.0).abs() < 1e-12);
+            prop_assert!((ea.los + eb.los - 1.0).abs() < 1e-9);
+        }
+    }
+}
