@@ -140,32 +140,37 @@ fn run_turns(
             return board_ending(game, outcome);
         }
         let p = game.to_move();
-        let clock_ms = setup.clocks.clock(turns[p.index()] == 0) + setup.clocks.margin_ms;
+        let first = turns[p.index()] == 0;
         turns[p.index()] += 1;
-        let clock = Duration::from_millis(clock_ms);
-        let reply = bots[p.index()].ask(turn_input(game), clock, LATE_GRACE);
-        let answer = match judge_reply(reply, clock) {
-            Ok(a) => a,
+        match play_turn(setup.clocks, game, &mut bots[p.index()], first) {
+            Ok(turn) => played.push(turn),
             Err((reason, detail)) => {
                 bots[p.index()].kill();
                 return Ending::fault(p, reason, detail);
             }
-        };
-        match answer.0.to_move().and_then(|m| check(game, m)) {
-            Ok(mv) => {
-                game.play(mv).expect("checked just before");
-                played.push(Played {
-                    mv,
-                    ms: answer.1,
-                    message: answer.0.message,
-                });
-            }
-            Err(why) => {
-                bots[p.index()].kill();
-                return Ending::fault(p, Reason::Illegal, why);
-            }
         }
     }
+}
+
+/// Asks the player to move for its move and plays it, or says how it failed.
+fn play_turn(
+    clocks: Clocks,
+    game: &mut RefGame,
+    bot: &mut BotProcess,
+    first: bool,
+) -> Result<Played, (Reason, String)> {
+    let clock = Duration::from_millis(clocks.clock(first) + clocks.margin_ms);
+    let (answer, ms) = judge_reply(bot.ask(turn_input(game), clock, LATE_GRACE), clock)?;
+    let mv = answer
+        .to_move()
+        .and_then(|m| check(game, m))
+        .map_err(|why| (Reason::Illegal, why))?;
+    game.play(mv).expect("checked just before");
+    Ok(Played {
+        mv,
+        ms,
+        message: answer.message,
+    })
 }
 
 fn check(game: &RefGame, mv: Move) -> Result<Move, String> {
