@@ -10,6 +10,7 @@
 //! It writes `fixtures/NAME.txt` and `fixtures/NAME.expect`.
 
 use std::process::exit;
+use twixt::arena::turn::turn_input;
 use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::{Move, Player};
@@ -57,7 +58,7 @@ fn main() {
             list(&accept)
         }
     );
-    write(&format!("fixtures/{name}.txt"), &game.turn_input());
+    write(&format!("fixtures/{name}.txt"), &turn_input(&game));
     write(&format!("fixtures/{name}.expect"), &expect);
     eprintln!(
         "{name}: {} pegs, side {} to move, {why}: {} of {} moves accepted",

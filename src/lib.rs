@@ -6,6 +6,7 @@
 //! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
 //! tests and by the referee; it never ships.
 
+pub mod arena;
 pub mod bench;
 pub mod bitboard;
 pub mod board;

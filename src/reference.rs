@@ -237,29 +237,6 @@ impl RefGame {
         Ok(())
     }
 
-    /// The turn input (SPEC) the player to move would be sent now.
-    pub fn turn_input(&self) -> String {
-        let me = self.to_move;
-        let last = match self.moves.last() {
-            None => "FIRST".to_string(),
-            Some(m) => m.to_string(),
-        };
-        let mut out = format!("{}\n", last);
-        for p in [me, me.other()] {
-            let pegs = self.pegs(p);
-            out += &format!("{}\n", pegs.len());
-            for c in pegs {
-                out += &format!("{}\n", c);
-            }
-            let links = self.links(p);
-            out += &format!("{}\n", links.len());
-            for (a, b) in links {
-                out += &format!("{} {}\n", a, b);
-            }
-        }
-        out
-    }
-
     fn place(&mut self, at: Pt) {
         let me = self.to_move;
         self.grid[at.1 as usize][at.0 as usize] = Some(me);
@@ -299,15 +276,6 @@ mod tests {
 
     fn moves(s: &str) -> Vec<Move> {
         s.split_whitespace().map(|m| m.parse().unwrap()).collect()
-    }
-
-    #[test]
-    fn the_turn_input_lists_the_mover_first() {
-        assert_eq!(RefGame::new().turn_input(), "FIRST\n0\n0\n0\n0\n");
-        let g = RefGame::from_moves(&moves("E5 G6 F7")).unwrap();
-        assert_eq!(g.turn_input(), "F7\n1\nG6\n0\n2\nE5\nF7\n1\nE5 F7\n");
-        let g = RefGame::from_moves(&moves("C5 SWAP")).unwrap();
-        assert_eq!(g.turn_input(), "SWAP\n0\n0\n1\nE3\n0\n");
     }
 
     #[test]

@@ -2,9 +2,9 @@
 //! included; after every move both must agree on pegs, links, legal holes, swap, turn and
 //! result, and the incremental crossing counters must equal counters rebuilt from scratch.
 
-mod common;
+mod random_games;
 
-use common::{fast_links, random_move};
+use random_games::{fast_links, random_move};
 use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::setup::Setup;

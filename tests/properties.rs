@@ -1,9 +1,9 @@
 //! Invariants, checked by property tests over random games and random text.
 
-mod common;
+mod random_games;
 
-use common::random_move;
 use proptest::prelude::*;
+use random_games::random_move;
 use std::collections::VecDeque;
 use twixt::protocol::TurnReader;
 use twixt::reference::RefGame;

@@ -1,0 +1,3 @@
+#!/bin/sh
+# Exits at once, before reading anything.
+exit 3
