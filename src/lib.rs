@@ -9,6 +9,7 @@
 pub mod bitboard;
 pub mod board;
 pub mod bridge;
+pub mod bundle;
 pub mod cell;
 pub mod position;
 pub mod reference;
