@@ -1,0 +1,79 @@
+//! The bundler on this very crate: the real library modules bundle, compile as one file with
+//! the current rustc and behave like the library. (The compile with rustc 1.63 against
+//! CodinGame's crates is .ci/codingame-check's job.)
+
+mod bundle_support;
+
+#[path = "bundle_fixtures/crate_main/random_game.rs"]
+mod random_game;
+
+use bundle_support::{compile, compile_and_run};
+use std::path::{Path, PathBuf};
+use twixt::bundle::{self, Options};
+
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// This crate's library with a stand-in main that plays seeded random games.
+fn random_game_bundle() -> bundle::Bundle {
+    let mut options = Options::for_crate(crate_dir());
+    options.main = crate_dir().join("tests/bundle_fixtures/crate_main/main.rs");
+    bundle::bundle(&options).unwrap()
+}
+
+#[test]
+fn the_library_bundled_plays_the_same_games_as_the_library() {
+    let bundle = random_game_bundle();
+    for seed in [1u64, 2, 3] {
+        let printed = compile_and_run(&bundle.source, &["-O"], &[&seed.to_string()]);
+        assert_eq!(printed.trim_end(), random_game::play(seed));
+    }
+}
+
+#[test]
+fn the_library_bundle_leaves_out_the_host_only_modules() {
+    let bundle = random_game_bundle();
+    assert!(
+        bundle.modules.contains(&"position".to_owned()),
+        "{:?}",
+        bundle.modules
+    );
+    for host_only in ["reference", "bundle", "arena"] {
+        assert!(
+            !bundle.modules.contains(&host_only.to_owned()),
+            "{host_only} shipped"
+        );
+    }
+}
+
+/// The newest `librand-*.rlib` beside this test binary, to link a bundle that uses rand.
+fn rand_rlib() -> PathBuf {
+    let deps = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_owned();
+    std::fs::read_dir(&deps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| {
+            p.file_name()
+                .unwrap()
+                .to_string_lossy()
+                .starts_with("librand-")
+        })
+        .filter(|p| p.extension().is_some_and(|e| e == "rlib"))
+        .max_by_key(|p| p.metadata().unwrap().modified().unwrap())
+        .expect("twixt depends on rand, so its rlib is built beside the tests")
+}
+
+#[test]
+fn the_bot_bundle_compiles_as_one_file_and_fits() {
+    let bundle = bundle::bundle(&Options::for_crate(crate_dir())).unwrap();
+    assert!(bundle.chars() < 60_000, "{} characters", bundle.chars());
+    let rand = format!("rand={}", rand_rlib().display());
+    let deps = format!("dependency={}", rand_rlib().parent().unwrap().display());
+    let compiled = compile(&bundle.source, &["--extern", &rand, "-L", &deps]);
+    assert!(compiled.binary.is_file());
+}

@@ -1,0 +1,110 @@
+//! The bundler on the miniature crate in tests/bundle_fixtures/mini: what it keeps, what it
+//! strips, and that the result compiles and runs as one file.
+
+mod bundle_support;
+
+use bundle_support::{bundle_crate, compile_and_run, mini_dir, mini_with};
+
+#[test]
+fn the_bundle_compiles_alone_and_runs_like_the_crate() {
+    let bundle = bundle_crate(&mini_dir()).unwrap();
+    // depth 0 → cell_of!(3) → best adds params::BONUS → "NAME double outside_tests"
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}
+
+#[test]
+fn ships_only_the_modules_main_reaches() {
+    let bundle = bundle_crate(&mini_dir()).unwrap();
+    assert_eq!(bundle.modules, ["bot", "cell", "search"]);
+    for absent in [
+        "mod reference",
+        "Referee",
+        "clap",
+        "mod unused",
+        "include_str",
+    ] {
+        assert!(!bundle.source.contains(absent), "`{absent}` shipped");
+    }
+}
+
+#[test]
+fn inlines_mod_rs_directories_and_foo_rs_with_foo_directories() {
+    let source = bundle_crate(&mini_dir()).unwrap().source;
+    for module in [
+        "pub mod bot {",
+        "mod protocol {",
+        "pub mod search {",
+        "mod params {",
+        "mod tree {",
+    ] {
+        assert!(source.contains(module), "`{module}` missing");
+    }
+}
+
+#[test]
+fn strips_cfg_test_items_and_doc_comments() {
+    let source = bundle_crate(&mini_dir()).unwrap().source;
+    for absent in [
+        "mod tests",
+        "#[test]",
+        "only_in_tests",
+        "only_in_slow_tests",
+        "main_test_only",
+        "protocol_test_only",
+        "mod testutil",
+        "mod fixtures",
+        "doc",
+        "stripped",
+        "///",
+        "//!",
+        "deny(missing_docs)",
+    ] {
+        assert!(!source.contains(absent), "`{absent}` shipped:\n{source}");
+    }
+    for kept in [
+        "outside_tests",
+        "#[inline]",
+        "#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]",
+        "#![allow(dead_code)]",
+    ] {
+        assert!(source.contains(kept), "`{kept}` lost");
+    }
+}
+
+#[test]
+fn rewrites_the_library_paths_for_its_nested_module() {
+    // The printer spaces macro bodies freely (`crate ::twixt`): compare without spaces.
+    let source = bundle_crate(&mini_dir()).unwrap().source.replace(' ', "");
+    assert!(source.contains("modtwixt{"));
+    assert!(
+        source.contains("$crate::twixt::cell::Cell"),
+        "macro_rules! body"
+    );
+    assert!(
+        source.contains("crate::twixt::cell::NAME"),
+        "format! argument"
+    );
+    assert!(
+        source.contains("crate::twixt::bot::run(&options)"),
+        "main's expression path"
+    );
+}
+
+#[test]
+fn reports_the_size_in_unicode_characters() {
+    let dir = mini_with(&[(
+        "src/search/params.rs",
+        "pub const BONUS: u8 = 1;\npub const WIDE: &str = \"ééé\";\n",
+    )]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert_eq!(bundle.chars(), bundle.source.chars().count());
+    assert!(bundle.chars() < bundle.source.len());
+}
+
+#[test]
+fn is_generated_the_same_every_time() {
+    assert_eq!(
+        bundle_crate(&mini_dir()).unwrap().source,
+        bundle_crate(&mini_dir()).unwrap().source
+    );
+}
