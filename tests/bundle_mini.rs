@@ -108,3 +108,34 @@ fn is_generated_the_same_every_time() {
         bundle_crate(&mini_dir()).unwrap().source
     );
 }
+
+#[test]
+fn follows_main_through_a_glob_import_of_the_library() {
+    let main =
+        "use twixt::*;\nfn main() { println!(\"{}\", bot::run(&bot::Options::default())); }\n";
+    let dir = mini_with(&[("src/main.rs", main)]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}
+
+#[test]
+fn handles_extern_crate_and_absolute_paths_in_main() {
+    let main = "extern crate twixt;\nmod inner {\n    pub fn line() -> String { twixt::bot::run(&::twixt::bot::Options { depth: 1 }) }\n}\nfn main() { println!(\"{}\", inner::line()); }\n";
+    let dir = mini_with(&[("src/main.rs", main)]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert!(!bundle.source.contains("extern crate"));
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 10 5\n");
+}
+
+#[test]
+fn drops_a_module_whose_file_is_cfg_test() {
+    let search = "mod params;\nmod tree;\nmod extra;\npub use tree::best;\n";
+    let extra = "#![cfg(test)]\npub fn test_helper() {}\n";
+    let dir = mini_with(&[
+        ("src/search/mod.rs", search),
+        ("src/search/extra.rs", extra),
+    ]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert!(!bundle.source.contains("extra"), "{}", bundle.source);
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}
