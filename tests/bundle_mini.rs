@@ -139,3 +139,15 @@ fn drops_a_module_whose_file_is_cfg_test() {
     assert!(!bundle.source.contains("extra"), "{}", bundle.source);
     assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
 }
+
+#[test]
+fn indents_with_tabs_but_keeps_multi_line_strings_verbatim() {
+    let text = "first\n    indented by four\n\tby a tab\n        by eight";
+    let cell = std::fs::read_to_string(mini_dir().join("src/cell.rs")).unwrap();
+    let cell = format!("{cell}\npub const TEXT: &str = \"{text}\";\n");
+    let main = "fn main() { print!(\"{}\", twixt::cell::TEXT); }\n";
+    let dir = mini_with(&[("src/cell.rs", &cell), ("src/main.rs", main)]);
+    let source = bundle_crate(dir.path()).unwrap().source;
+    assert!(source.contains("\n\t\tpub struct Cell"), "{source}");
+    assert_eq!(compile_and_run(&source, &[], &[]), text);
+}
