@@ -96,7 +96,7 @@ fn tab_indent(text: &str) -> Result<String> {
         if verbatim.contains(&(i + 1)) {
             out.push_str(line);
         } else {
-            out.extend(std::iter::repeat('\t').take(spaces / 4));
+            out.extend(std::iter::repeat_n('\t', spaces / 4));
             out.push_str(&line[spaces - spaces % 4..]);
         }
         out.push('\n');
