@@ -78,9 +78,8 @@ impl Library {
             if self.uses[i].is_some() {
                 continue;
             }
-            let dir = self.path.parent().unwrap_or(Path::new("."));
             if let Item::Mod(module) = &mut self.items[i] {
-                if !load::inline_module(module, dir, &self.path)? {
+                if !load::inline_module(module, load::dir_of(&self.path), &self.path)? {
                     continue; // its file is `#![cfg(test)]`: nothing to ship
                 }
             }

@@ -11,6 +11,11 @@ use std::path::{Path, PathBuf};
 use syn::ext::IdentExt;
 use syn::{AttrStyle, Attribute, Item, ItemMod};
 
+/// The directory holding `file`, where a crate root's `mod name;` files live.
+pub fn dir_of(file: &Path) -> &Path {
+    file.parent().unwrap_or(Path::new("."))
+}
+
 /// Parses a file and drops its `cfg(test)` items; its `mod name;` declarations stay as they are.
 pub fn parse_file(path: &Path) -> Result<syn::File> {
     let text =

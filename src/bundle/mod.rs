@@ -28,7 +28,7 @@ pub use manifest::Manifest;
 use anyhow::{bail, Result};
 use library::Library;
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use syn::Item;
 
 /// CodinGame's limit on a submitted file, in characters.
@@ -78,7 +78,7 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
     let manifest = manifest::read(&options.crate_dir)?;
     let lib = manifest.lib_name.as_str();
     let mut main = load::parse_file(&options.main)?;
-    load::inline_all(&mut main.items, parent(&options.main), &options.main)?;
+    load::inline_all(&mut main.items, load::dir_of(&options.main), &options.main)?;
     main.items.retain(|item| !is_extern_crate(item, lib));
     let main_uses = refs::collect(&main.items, 0);
 
@@ -99,10 +99,6 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
         );
     }
     Ok(bundle)
-}
-
-fn parent(path: &Path) -> &Path {
-    path.parent().unwrap_or(Path::new("."))
 }
 
 fn is_extern_crate(item: &Item, name: &str) -> bool {
