@@ -151,3 +151,39 @@ fn indents_with_tabs_but_keeps_multi_line_strings_verbatim() {
     assert!(source.contains("\n\t\tpub struct Cell"), "{source}");
     assert_eq!(compile_and_run(&source, &[], &[]), text);
 }
+
+#[test]
+fn evaluates_cfg_codingame_as_on_and_removes_true_cfgs() {
+    let cell = std::fs::read_to_string(mini_dir().join("src/cell.rs")).unwrap();
+    let cell = format!(
+        "{cell}\n#[cfg(codingame)]\npub const PLATFORM: &str = \"codingame\";\n\
+         #[cfg(not(codingame))]\npub const PLATFORM: &str = \"host\";\n\
+         #[cfg(all(not(codingame), unix))]\npub fn host_only() {{}}\n"
+    );
+    let lib = std::fs::read_to_string(mini_dir().join("src/lib.rs")).unwrap();
+    let lib = lib.replace("pub mod unused;", "#[cfg(not(codingame))]\npub mod unused;");
+    let main = "fn main() { print!(\"{}\", twixt::cell::PLATFORM); }\n";
+    let host = "#![cfg(not(codingame))]\npub fn never() {}\n";
+    let dir = mini_with(&[
+        ("src/cell.rs", &cell),
+        ("src/lib.rs", &lib),
+        ("src/main.rs", main),
+        ("src/search/host.rs", host),
+        (
+            "src/search/mod.rs",
+            "mod host;\nmod params;\nmod tree;\npub use tree::best;\n",
+        ),
+    ]);
+    let source = bundle_crate(dir.path()).unwrap().source;
+    for absent in [
+        "codingame)",
+        "\"host\"",
+        "host_only",
+        "never",
+        "mod unused",
+        "mod host",
+    ] {
+        assert!(!source.contains(absent), "`{absent}` shipped:\n{source}");
+    }
+    assert_eq!(compile_and_run(&source, &[], &[]), "codingame");
+}

@@ -15,7 +15,8 @@ const HEADER: &str = "\
 ";
 
 /// The bundle's text: `main` with its paths into the library rooted at `crate::<lib>`, then
-/// the library's root attributes and items as `mod <lib>`, without doc comments.
+/// the library's root attributes and items as `mod <lib>`, without doc comments (nor cfg
+/// attributes true in the bundle).
 pub fn render(
     mut main: syn::File,
     lib_attrs: Vec<Attribute>,
@@ -33,9 +34,10 @@ pub fn render(
         .extend(lib_attrs.into_iter().filter(load::keep_inner));
     module.content = Some((Default::default(), lib_items));
     let module = rewrite::nest_crate_paths(module.into_token_stream(), lib);
-    let module: Item = syn::parse2(strip::strip_docs(module)).context("re-reading the library")?;
-    let mut file: syn::File =
-        syn::parse2(strip::strip_docs(main.into_token_stream())).context("re-reading main")?;
+    let module: Item =
+        syn::parse2(strip::strip_attributes(module)).context("re-reading the library")?;
+    let mut file: syn::File = syn::parse2(strip::strip_attributes(main.into_token_stream()))
+        .context("re-reading main")?;
     file.attrs.retain(load::keep_inner);
     file.items.push(module);
     let text = space_items(&prettyplease::unparse(&file));

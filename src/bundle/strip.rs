@@ -1,4 +1,12 @@
-//! Removing what CodinGame does not need: items gated by `cfg(test)` and doc comments.
+//! Removing what CodinGame does not need: items whose `cfg` is false in the bundle, and doc
+//! comments.
+//!
+//! The bundler knows two cfg options: `test` is off, and `codingame` is on (it is set nowhere
+//! else: `#[cfg(not(codingame))]` keeps host-only conveniences out of the bundle, and
+//! `#[cfg(codingame)]` code exists only there). Items whose cfg is false are dropped; cfg
+//! attributes that are true are removed, since CodinGame's rustc would not know `codingame`.
+//! A cfg depending on anything else is left to rustc. (`cfg!(..)` in expressions is not
+//! evaluated.)
 
 use super::tokens::{is_punct, map_group};
 use proc_macro2::{TokenStream, TokenTree};
@@ -6,26 +14,32 @@ use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Attribute, Block, ImplItem, Item, ItemImpl, ItemMod, ItemTrait, Meta, Stmt, Token};
 
-/// Drops every item, impl item, trait item and statement whose `#[cfg(...)]` is false in a
-/// non-test build (`cfg(test)`, `cfg(all(test, ..))`, ...), at any depth.
+/// Drops every item, impl item, trait item and statement whose `#[cfg(...)]` is false in the
+/// bundle (`cfg(test)`, `cfg(all(test, ..))`, `cfg(not(codingame))`...), at any depth.
 pub fn strip_cfg_test(file: &mut syn::File) {
     retain_items(&mut file.items);
     CfgTest.visit_file_mut(file);
 }
 
-/// True when the attributes contain a `cfg` that is false in a non-test build.
+/// True when the attributes contain a `cfg` that is false in the bundle.
 pub fn is_cfg_false(attrs: &[Attribute]) -> bool {
-    attrs
-        .iter()
-        .filter(|a| a.path().is_ident("cfg"))
-        .filter_map(|a| a.parse_args::<Meta>().ok())
-        .any(|meta| eval_cfg(&meta) == Some(false))
+    attrs.iter().any(|a| cfg_value(&a.meta) == Some(false))
 }
 
-/// Evaluates a cfg predicate with `test` off; `None` when it depends on anything else.
+/// The value in the bundle of a `cfg(..)` attribute's meta; `None` for other attributes and
+/// for predicates on options the bundler does not know.
+fn cfg_value(meta: &Meta) -> Option<bool> {
+    match meta {
+        Meta::List(list) if list.path.is_ident("cfg") => eval_cfg(&list.parse_args().ok()?),
+        _ => None,
+    }
+}
+
+/// Evaluates a cfg predicate with `test` off and `codingame` on.
 fn eval_cfg(meta: &Meta) -> Option<bool> {
     match meta {
         Meta::Path(path) if path.is_ident("test") => Some(false),
+        Meta::Path(path) if path.is_ident("codingame") => Some(true),
         Meta::List(list) => {
             let args = list
                 .parse_args_with(Punctuated::<Meta, Token![,]>::parse_terminated)
@@ -117,17 +131,17 @@ fn impl_item_attrs(item: &ImplItem) -> &[Attribute] {
     }
 }
 
-/// Removes every `#[doc ...]` and `#![doc ...]` attribute (doc comments are such attributes
-/// once parsed), at any depth of the token stream.
-pub fn strip_docs(tokens: TokenStream) -> TokenStream {
+/// Removes doc attributes (`#[doc ..]`, `#![doc ..]`: doc comments once parsed) and cfg
+/// attributes that are true in the bundle, at any depth of the token stream.
+pub fn strip_attributes(tokens: TokenStream) -> TokenStream {
     let tokens: Vec<TokenTree> = tokens.into_iter().collect();
     let mut out = Vec::with_capacity(tokens.len());
     let mut i = 0;
     while i < tokens.len() {
-        match doc_attribute_len(&tokens[i..]) {
+        match needless_attribute_len(&tokens[i..]) {
             Some(len) => i += len,
             None => {
-                out.push(map_group(&tokens[i], strip_docs));
+                out.push(map_group(&tokens[i], strip_attributes));
                 i += 1;
             }
         }
@@ -135,17 +149,19 @@ pub fn strip_docs(tokens: TokenStream) -> TokenStream {
     out.into_iter().collect()
 }
 
-/// The number of tokens of a doc attribute starting the slice, if it starts with one.
-fn doc_attribute_len(tokens: &[TokenTree]) -> Option<usize> {
+/// The number of tokens of a needless attribute starting the slice, if it starts with one.
+fn needless_attribute_len(tokens: &[TokenTree]) -> Option<usize> {
     if !is_punct(tokens.first(), '#') {
         return None;
     }
     let bang = usize::from(is_punct(tokens.get(1), '!'));
-    match tokens.get(1 + bang) {
-        Some(TokenTree::Group(g)) if g.delimiter() == proc_macro2::Delimiter::Bracket => {
-            let first = g.stream().into_iter().next();
-            matches!(first, Some(TokenTree::Ident(id)) if id == "doc").then_some(2 + bang)
-        }
-        _ => None,
+    let TokenTree::Group(group) = tokens.get(1 + bang)? else {
+        return None;
+    };
+    if group.delimiter() != proc_macro2::Delimiter::Bracket {
+        return None;
     }
+    let meta: Meta = syn::parse2(group.stream()).ok()?;
+    let needless = meta.path().is_ident("doc") || cfg_value(&meta) == Some(true);
+    needless.then_some(2 + bang)
 }
