@@ -47,25 +47,31 @@ fn the_library_bundle_leaves_out_the_host_only_modules() {
     }
 }
 
-/// The newest `librand-*.rlib` beside this test binary, to link a bundle that uses rand.
+/// The newest rand 0.8 rlib beside this test binary (dev-dependencies may bring other rand
+/// versions: each `librand-HASH.rlib` has a `rand-HASH.d` naming its sources).
 fn rand_rlib() -> PathBuf {
     let deps = std::env::current_exe()
         .unwrap()
         .parent()
         .unwrap()
         .to_owned();
+    let is_rand_08 = |rlib: &Path| {
+        let name = rlib.file_name().unwrap().to_string_lossy();
+        let Some(hash) = name
+            .strip_prefix("librand-")
+            .and_then(|n| n.strip_suffix(".rlib"))
+        else {
+            return false;
+        };
+        let sources = std::fs::read_to_string(deps.join(format!("rand-{hash}.d")));
+        sources.is_ok_and(|s| s.contains("/rand-0.8."))
+    };
     std::fs::read_dir(&deps)
         .unwrap()
         .map(|e| e.unwrap().path())
-        .filter(|p| {
-            p.file_name()
-                .unwrap()
-                .to_string_lossy()
-                .starts_with("librand-")
-        })
-        .filter(|p| p.extension().is_some_and(|e| e == "rlib"))
+        .filter(|p| is_rand_08(p))
         .max_by_key(|p| p.metadata().unwrap().modified().unwrap())
-        .expect("twixt depends on rand, so its rlib is built beside the tests")
+        .expect("twixt depends on rand 0.8, so its rlib is built beside the tests")
 }
 
 #[test]
