@@ -187,3 +187,24 @@ fn evaluates_cfg_codingame_as_on_and_removes_true_cfgs() {
     }
     assert_eq!(compile_and_run(&source, &[], &[]), "codingame");
 }
+
+#[test]
+fn follows_super_chains_and_root_re_exports_to_other_modules() {
+    let lib = std::fs::read_to_string(mini_dir().join("src/lib.rs")).unwrap();
+    let lib = format!("{lib}\npub mod climbed;\npub mod exported;\npub use exported::ZERO;\n");
+    let tree = "use super::super::cell::Cell;\nuse super::params::BONUS;\n\
+                pub fn best(cell: Cell) -> Cell {\n\
+                    Cell(cell.0 + BONUS + super::super::climbed::ZERO + crate::ZERO)\n}\n";
+    let dir = mini_with(&[
+        ("src/lib.rs", &lib),
+        ("src/climbed.rs", "pub const ZERO: u8 = 0;\n"),
+        ("src/exported.rs", "pub const ZERO: u8 = 0;\n"),
+        ("src/search/tree.rs", tree),
+    ]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert_eq!(
+        bundle.modules,
+        ["bot", "cell", "search", "climbed", "exported"]
+    );
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}
