@@ -126,3 +126,11 @@ fn accepts_anything_in_modules_that_do_not_ship() {
     )]);
     assert!(bundle_crate(dir.path()).is_ok());
 }
+
+#[test]
+fn accepts_host_macros_in_doc_attributes_which_are_stripped() {
+    let dir = with_shipped("#[doc = include_str!(\"../../README.md\")]\npub struct Documented;");
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert!(bundle.source.contains("pub struct Documented;"));
+    assert!(!bundle.source.contains("include_str"));
+}

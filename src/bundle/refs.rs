@@ -208,6 +208,9 @@ impl<'ast> Visit<'ast> for Collector {
     }
 
     fn visit_attribute(&mut self, node: &'ast Attribute) {
+        if node.path().is_ident("doc") {
+            return; // stripped from the bundle, whatever it reads
+        }
         if node.path().is_ident("derive") {
             let paths = node.parse_args_with(Punctuated::<Path, Token![,]>::parse_terminated);
             for path in paths.iter().flatten() {
