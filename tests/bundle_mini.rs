@@ -208,3 +208,23 @@ fn follows_super_chains_and_root_re_exports_to_other_modules() {
     );
     assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
 }
+
+#[test]
+fn follows_the_paths_in_root_macros() {
+    let lib = std::fs::read_to_string(mini_dir().join("src/lib.rs")).unwrap();
+    let zero = "macro_rules! zero {\n    () => {\n        $crate::via_macro::ZERO\n    };\n}\n\n";
+    let lib = lib.replace(
+        "pub mod bot;",
+        &format!("{zero}pub mod bot;\npub mod via_macro;"),
+    );
+    let tree = "use super::super::cell::Cell;\nuse super::params::BONUS;\n\
+                pub fn best(cell: Cell) -> Cell {\n    Cell(cell.0 + BONUS + zero!())\n}\n";
+    let dir = mini_with(&[
+        ("src/lib.rs", &lib),
+        ("src/via_macro.rs", "pub const ZERO: u8 = 0;\n"),
+        ("src/search/tree.rs", tree),
+    ]);
+    let bundle = bundle_crate(dir.path()).unwrap();
+    assert!(bundle.modules.contains(&"via_macro".to_owned()));
+    assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}

@@ -28,22 +28,22 @@ impl Library {
     /// Parses `lib.rs` (its modules are read later, when selected).
     pub fn load(path: &Path) -> Result<Library> {
         let file = load::parse_file(path)?;
-        let mut library = Library {
+        Ok(Library {
             path: path.to_owned(),
             attrs: file.attrs,
             uses: vec![None; file.items.len()],
             items: file.items,
-        };
-        let always: Vec<usize> = (0..library.items.len())
-            .filter(|&i| names(&library.items[i]).is_none())
-            .collect();
-        library.select_items(always)?;
-        Ok(library)
+        })
     }
 
-    /// Selects what the crate-root names in `wanted` need, transitively.
+    /// Selects the items always kept, and what they and the crate-root names in `wanted` need,
+    /// transitively.
     pub fn select(&mut self, wanted: impl IntoIterator<Item = String>) -> Result<()> {
-        let mut queue: Vec<String> = wanted.into_iter().collect();
+        let always: Vec<usize> = (0..self.items.len())
+            .filter(|&i| names(&self.items[i]).is_none())
+            .collect();
+        let mut queue = self.select_items(always)?;
+        queue.extend(wanted);
         let mut seen = BTreeSet::new();
         while let Some(name) = queue.pop() {
             if seen.insert(name.clone()) {
