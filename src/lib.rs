@@ -12,6 +12,7 @@ pub mod bitboard;
 pub mod board;
 pub mod bot;
 pub mod bridge;
+pub mod bundle;
 pub mod cell;
 pub mod position;
 pub mod protocol;

@@ -1,0 +1,2 @@
+/// A tuning constant.
+pub const BONUS: u8 = 1;
