@@ -110,7 +110,7 @@ fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
     };
     let mut extra = vec!["--games", "4", "--first-ms", "3000", "--turn-ms", "2000"];
     extra.extend_from_slice(&SPRT);
-    let (run, _) = run_match("random", &random, &random, &extra);
+    let (run, _) = run_match("match-random", &random, &random, &extra);
     let out = run.stdout();
     assert!(out.contains("Elo: ") && out.contains("LLR: "), "{out}");
     assert_eq!(run.records.len(), 4);

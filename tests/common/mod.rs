@@ -10,9 +10,10 @@ use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 use twixt::arena::record::{read_records, GameRecord};
 
-/// A fresh scratch directory for one test.
+/// A fresh scratch directory for one test, under cargo's target directory (so `cargo clean`
+/// removes it and /tmp stays clean); the test's name keeps runs of different tests apart.
 pub fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("twixt-referee-{}-{name}", std::process::id()));
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(format!("referee-{name}"));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     dir
