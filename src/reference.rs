@@ -136,6 +136,14 @@ impl RefGame {
         out
     }
 
+    /// The same board with the other player to move: what the opponent could do if it were
+    /// its turn (for finding threats in tests).
+    pub fn passed(&self) -> RefGame {
+        let mut g = self.clone();
+        g.to_move = g.to_move.other();
+        g
+    }
+
     /// SWAP is allowed exactly as the second move of the game.
     pub fn swap_allowed(&self) -> bool {
         self.moves.len() == 1 && matches!(self.moves[0], Move::Peg(_))
