@@ -13,20 +13,34 @@ use std::time::Instant;
 pub const MIDGAME: &str = "F6 G8 E8 D6 H5 J6 F10 H9 G3 C4 E4 I3 D9 K8 G11 C10 H7 E6 \
                            D3 B6 I10 J10 F2 K4";
 
-/// Random playouts from `pos` for about `seconds`: (playouts, seconds taken).
-pub fn playout_rate(pos: &Position, seconds: f64, seed: u64) -> (u64, f64) {
+/// What [`playout_rate`] measured.
+pub struct Rate {
+    /// Playouts played.
+    pub playouts: u64,
+    /// Pegs they placed.
+    pub pegs: u64,
+    /// Seconds taken.
+    pub seconds: f64,
+}
+
+/// Random playouts from `pos` for about `seconds`.
+pub fn playout_rate(pos: &Position, seconds: f64, seed: u64) -> Rate {
     let mut rng = FastRng::new(seed);
     let start = Instant::now();
-    let mut n = 0u64;
+    let (mut playouts, mut pegs) = (0u64, 0u64);
     loop {
         for _ in 0..256 {
             let mut p = pos.clone();
-            playout(&mut p, &mut rng);
+            pegs += playout(&mut p, &mut rng).1 as u64;
         }
-        n += 256;
-        let t = start.elapsed().as_secs_f64();
-        if t >= seconds {
-            return (n, t);
+        playouts += 256;
+        let taken = start.elapsed().as_secs_f64();
+        if taken >= seconds {
+            return Rate {
+                playouts,
+                pegs,
+                seconds: taken,
+            };
         }
     }
 }
@@ -51,13 +65,19 @@ pub fn signature() -> u64 {
 
 /// Prints the playout rate from the empty board and the signature.
 pub fn run<W: Write>(seconds: f64, out: &mut W) {
-    let (n, t) = playout_rate(&Position::new(), seconds, 1);
+    let r = playout_rate(&Position::new(), seconds, 1);
     let _ = writeln!(
         out,
-        "playouts: {} in {:.2} s (empty board, one thread)",
-        n, t
+        "playouts: {} in {:.2} s (empty board, one thread), {:.1} pegs each on average",
+        r.playouts,
+        r.seconds,
+        r.pegs as f64 / r.playouts as f64
     );
-    let _ = writeln!(out, "playouts per second: {:.0}", n as f64 / t);
+    let _ = writeln!(
+        out,
+        "playouts per second: {:.0}",
+        r.playouts as f64 / r.seconds
+    );
     let _ = writeln!(out, "signature: {}", signature());
 }
 
