@@ -6,7 +6,6 @@ use crate::bench;
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
-use crate::search::params::Params;
 use crate::search::{Found, Limits, Report, Searcher};
 use options::{parse_args, Command, Options, HELP};
 use std::io::{BufRead, Write};
@@ -60,7 +59,7 @@ impl Bot {
     pub fn new(opts: Options) -> Bot {
         let seed = opts.seed.unwrap_or_else(rand::random);
         Bot {
-            searcher: Searcher::new(Params::default(), seed),
+            searcher: Searcher::new(opts.params.clone(), seed),
             opts,
             side: None,
             turns: 0,

@@ -1,7 +1,9 @@
 //! The bot's command line.
 
+use crate::search::params::Params;
+
 /// How the bot plays.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Options {
     /// Thinking time per turn after the first, in ms (the clock is 300 ms).
     pub think_ms: u64,
@@ -13,6 +15,8 @@ pub struct Options {
     pub seed: Option<u64>,
     /// No per-turn line on stderr (input problems are still reported).
     pub quiet: bool,
+    /// Search parameters (`--set NAME=VALUE`).
+    pub params: Params,
 }
 
 impl Default for Options {
@@ -23,6 +27,7 @@ impl Default for Options {
             playouts: None,
             seed: None,
             quiet: false,
+            params: Params::default(),
         }
     }
 }
@@ -52,6 +57,7 @@ options:
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
   --quiet             no per-turn line on stderr (input problems are still reported)
+  --set NAME=VALUE    set a search parameter (repeatable; for tuning matches)
   -h, --help          this text
 
 Each turn the bot prints one line: the move (E5, or SWAP) and its estimate (E5 62%).
@@ -84,6 +90,13 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
             "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
             "--seed" => opts.seed = Some(number(&arg, args.next())?),
+            "--set" => {
+                let pair = args.next().ok_or("--set needs NAME=VALUE")?;
+                let (name, value) = pair
+                    .split_once('=')
+                    .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
+                opts.params.set(name, value)?;
+            }
             _ => return Err(format!("unknown argument '{}' (try --help)", arg)),
         }
     }
@@ -113,6 +126,7 @@ mod tests {
             playouts: Some(500),
             seed: Some(7),
             quiet: true,
+            params: Params::default(),
         };
         assert_eq!(
             parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet"),
@@ -130,5 +144,15 @@ mod tests {
         assert!(parse("--seed x").unwrap_err().contains("'x'"));
         assert!(parse("--fast").unwrap_err().contains("unknown argument"));
         assert!(parse("bench -1").is_err());
+        assert!(parse("--set rave_k").unwrap_err().contains("NAME=VALUE"));
+        assert!(parse("--set nope=1")
+            .unwrap_err()
+            .contains("unknown parameter"));
+        match parse("--set rave_k=300 --set exploration=0.2") {
+            Ok(Command::Play(o)) => {
+                assert_eq!((o.params.rave_k, o.params.exploration), (300.0, 0.2))
+            }
+            other => panic!("{other:?}"),
+        }
     }
 }

@@ -1,16 +1,18 @@
 //! Time-boxed Monte Carlo Tree Search (UCT with random playouts), after one-move tactics.
 //!
-//! [`params`] declares every tunable; [`tree`] holds the nodes; [`playout`] plays random games;
-//! [`tactics`] finds immediate wins and blocks; this module runs the iterations.
+//! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
+//! expands, plays out and backs up (with RAVE); [`playout`] plays random games; [`tactics`]
+//! finds immediate wins and blocks; this module runs the search under its limits.
 
+mod iteration;
 pub mod params;
 pub mod playout;
 pub mod tactics;
 pub mod tree;
 
-use crate::cell::Player;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
+use iteration::Iteration;
 use params::Params;
 use std::time::Instant;
 use tree::{Known, Tree, ROOT};
@@ -56,7 +58,7 @@ pub struct Report {
 pub struct Searcher {
     params: Params,
     rng: FastRng,
-    path: Vec<(u32, Player)>,
+    scratch: Iteration,
 }
 
 impl Searcher {
@@ -65,7 +67,7 @@ impl Searcher {
         Searcher {
             params,
             rng: FastRng::new(seed),
-            path: Vec::with_capacity(160),
+            scratch: Iteration::default(),
         }
     }
 
@@ -113,7 +115,9 @@ impl Searcher {
                     }
                 }
             }
-            plies += self.iterate(&mut tree, pos) as u64;
+            plies += self
+                .scratch
+                .run(&self.params, &mut self.rng, &mut tree, pos) as u64;
             iterations += 1;
         }
         let best = tree
@@ -130,100 +134,12 @@ impl Searcher {
             plies,
         }
     }
-
-    /// One iteration: select down the tree, maybe expand, play out, back up. Returns the
-    /// pegs placed.
-    fn iterate(&mut self, tree: &mut Tree, root: &Position) -> u32 {
-        let mut pos = root.clone();
-        self.path.clear();
-        self.path.push((ROOT, root.to_move().other()));
-        let mut node = ROOT;
-        let mut plies = 0;
-        let winner = loop {
-            let n = *tree.get(node);
-            let mover = pos.to_move().other();
-            match n.known {
-                Known::Win => break Some(mover),
-                Known::Draw => break None,
-                _ => {}
-            }
-            if n.children == 0
-                && !(n.visits >= self.params.expand_after && expand(tree, node, &pos))
-            {
-                let (winner, played) = playout::playout(&mut pos, &mut self.rng);
-                plies += played;
-                break winner;
-            }
-            node = self.select(tree, node);
-            let mover = pos.to_move();
-            let child = tree.get_mut(node);
-            let known = step(&mut pos, child.mv);
-            child.known = known;
-            plies += 1;
-            self.path.push((node, mover));
-        };
-        for &(i, mover) in &self.path {
-            let n = tree.get_mut(i);
-            n.visits += 1;
-            n.wins += match winner {
-                Some(w) if w == mover => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
-        }
-        plies
-    }
-
-    /// The child of `parent` with the highest UCT score (unvisited children first).
-    fn select(&self, tree: &Tree, parent: u32) -> u32 {
-        let log_n = (tree.get(parent).visits.max(1) as f32).ln();
-        let c = self.params.exploration;
-        let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
-        for i in tree.children(parent) {
-            let n = tree.get(i);
-            if n.visits == 0 {
-                return i;
-            }
-            let score = n.value() + c * (log_n / n.visits as f32).sqrt();
-            if score > best.0 {
-                best = (score, i);
-            }
-        }
-        best.1
-    }
-}
-
-/// Adds the children of `node`, whose position is `pos`. Returns whether it did.
-fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
-    let holes = pos.legal_holes();
-    let swap = pos.swap_allowed().then_some(Move::Swap);
-    let moves: Vec<Move> = holes.iter().map(Move::Peg).chain(swap).collect();
-    tree.expand(node, moves.into_iter())
-}
-
-/// Plays `mv` and says whether the game goes on.
-#[inline]
-fn step(pos: &mut Position, mv: Move) -> Known {
-    match mv {
-        Move::Peg(c) => {
-            if pos.place_and_check(c) {
-                Known::Win
-            } else if pos.legal_holes().is_empty() {
-                Known::Draw
-            } else {
-                Known::Open
-            }
-        }
-        Move::Swap => {
-            pos.play_unchecked(Move::Swap);
-            Known::Open
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::cell::Player;
 
     fn play(moves: &str) -> Position {
         Position::after(moves).expect("a legal game")

@@ -1,25 +1,70 @@
-//! Every tunable search parameter, declared once.
+//! Every tunable search parameter, declared once: the struct, its defaults and the setter
+//! behind `twixt-bot --set NAME=VALUE` all come from the one list below.
 
-/// Search parameters. [`Params::default`] is what the bot plays with.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Params {
-    /// UCT exploration constant `c` in `w/n + c * sqrt(ln N / n)`, values in [0, 1].
-    pub exploration: f32,
-    /// Visits a leaf needs before its children are added.
-    pub expand_after: u32,
-    /// Most tree nodes kept (memory bound: about 16 bytes each).
-    pub max_nodes: usize,
-    /// Iterations between two looks at the clock.
-    pub clock_every: u64,
+macro_rules! params {
+    ($($(#[doc = $doc:literal])* $name:ident: $ty:ty = $default:expr,)*) => {
+        /// Search parameters. [`Params::default`] is what the bot plays with.
+        #[derive(Clone, Debug, PartialEq)]
+        pub struct Params {
+            $($(#[doc = $doc])* pub $name: $ty,)*
+        }
+
+        impl Default for Params {
+            fn default() -> Self {
+                Params { $($name: $default,)* }
+            }
+        }
+
+        impl Params {
+            /// The parameters' names, in declaration order.
+            pub const NAMES: &'static [&'static str] = &[$(stringify!($name)),*];
+
+            /// Sets one parameter from text (`--set NAME=VALUE`).
+            pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+                match name {
+                    $(stringify!($name) => {
+                        self.$name = value
+                            .parse()
+                            .map_err(|_| format!("parameter {}: '{}' is not a {}", name, value, stringify!($ty)))?;
+                        Ok(())
+                    })*
+                    _ => Err(format!("unknown parameter '{}' (known: {})", name, Self::NAMES.join(", "))),
+                }
+            }
+        }
+    };
 }
 
-impl Default for Params {
-    fn default() -> Self {
-        Params {
-            exploration: 0.6,
-            expand_after: 2,
-            max_nodes: 4_000_000,
-            clock_every: 64,
-        }
+params! {
+    /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`, values in [0, 1].
+    exploration: f32 = 0.6,
+    /// RAVE equivalence parameter `k`: the AMAF value weighs `sqrt(k / (3n + k))` after `n`
+    /// visits; 0 turns RAVE off.
+    rave_k: f32 = 0.0,
+    /// Bonus of a child never visited, on top of its AMAF value (with RAVE on).
+    first_play_urgency: f32 = 0.0,
+    /// Visits a leaf needs before its children are added.
+    expand_after: u32 = 2,
+    /// Most tree nodes kept (memory bound: 24 bytes each).
+    max_nodes: usize = 4_000_000,
+    /// Iterations between two looks at the clock.
+    clock_every: u64 = 64,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameters_are_set_by_name() {
+        let mut p = Params::default();
+        p.set("rave_k", "250").unwrap();
+        assert_eq!(p.rave_k, 250.0);
+        assert!(p.set("rave_k", "many").unwrap_err().contains("not a f32"));
+        assert!(p
+            .set("speed", "1")
+            .unwrap_err()
+            .contains("unknown parameter 'speed'"));
+        assert_eq!(Params::NAMES.len(), 6);
     }
 }

@@ -13,6 +13,11 @@ pub struct Node {
     pub wins: f32,
     /// Index of the first child (meaningful when `children > 0`).
     pub first_child: u32,
+    /// All-moves-as-first: simulations through the parent in which the player who makes
+    /// `mv` placed that peg at any later point.
+    pub amaf_visits: u32,
+    /// Their total reward for that player.
+    pub amaf_wins: f32,
     /// Number of children; 0 for a leaf.
     pub children: u8,
     /// Known result after `mv`: [`Known::Open`] while the game goes on.
@@ -38,9 +43,21 @@ impl Node {
             mv,
             visits: 0,
             wins: 0.0,
+            amaf_visits: 0,
+            amaf_wins: 0.0,
             first_child: 0,
             children: 0,
             known: Known::Unknown,
+        }
+    }
+
+    /// Mean all-moves-as-first reward (½ before any).
+    #[inline]
+    pub fn amaf_value(&self) -> f32 {
+        if self.amaf_visits == 0 {
+            0.5
+        } else {
+            self.amaf_wins / self.amaf_visits as f32
         }
     }
 
