@@ -173,8 +173,8 @@ fn describe(r: &Report) -> String {
     match r.found {
         Found::WinInOne => format!("{} wins at once", r.best),
         Found::Search => format!(
-            "{} value {:.3} visits {} playouts {} nodes {}",
-            r.best, r.value, r.best_visits, r.iterations, r.nodes
+            "{} value {:.3} visits {} playouts {} nodes {} reused {}",
+            r.best, r.value, r.best_visits, r.iterations, r.nodes, r.reused
         ),
     }
 }

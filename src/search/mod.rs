@@ -50,6 +50,8 @@ pub struct Report {
     pub iterations: u64,
     /// Tree nodes at the end.
     pub nodes: usize,
+    /// Visits the root had from the previous turn's tree (tree reuse).
+    pub reused: u32,
     /// Pegs placed in the tree and in playouts, over all iterations.
     pub plies: u64,
 }
@@ -59,6 +61,8 @@ pub struct Searcher {
     params: Params,
     rng: FastRng,
     scratch: Iteration,
+    /// The last search's root position and tree, for reuse.
+    last: Option<(Position, Tree)>,
 }
 
 impl Searcher {
@@ -68,11 +72,13 @@ impl Searcher {
             params,
             rng: FastRng::new(seed),
             scratch: Iteration::default(),
+            last: None,
         }
     }
 
     /// The best move for the player to move, or `None` when the game is over.
     pub fn choose(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
+        let last = self.last.take();
         let moves = pos.clone().legal_moves();
         if moves.is_empty() {
             return None;
@@ -85,23 +91,38 @@ impl Searcher {
                 found: Found::WinInOne,
                 iterations: 0,
                 nodes: 0,
+                reused: 0,
                 plies: 0,
             });
         }
         let mut root_moves = moves;
+        let mut reusable = last.filter(|_| self.params.reuse_tree);
         if !tactics::threats(pos).is_empty() {
             let safe = tactics::safe_moves(pos, &root_moves);
-            if !safe.is_empty() {
+            if !safe.is_empty() && safe.len() < root_moves.len() {
                 root_moves = safe;
+                reusable = None;
             }
         }
-        Some(self.search(pos, root_moves, limits))
+        let tree = reusable
+            .and_then(|(prev, tree)| reused(&prev, &tree, pos))
+            .unwrap_or_else(|| Tree::new(self.params.max_nodes));
+        Some(self.search(pos, tree, root_moves, limits))
     }
 
-    fn search(&mut self, pos: &Position, root_moves: Vec<Move>, limits: &Limits) -> Report {
-        let mut tree = Tree::new(self.params.max_nodes.max(root_moves.len() + 1));
-        tree.expand(ROOT, root_moves.iter().copied());
+    fn search(
+        &mut self,
+        pos: &Position,
+        mut tree: Tree,
+        root_moves: Vec<Move>,
+        limits: &Limits,
+    ) -> Report {
+        if tree.get(ROOT).children == 0 && !tree.expand(ROOT, root_moves.iter().copied()) {
+            tree = Tree::new(root_moves.len() + 1);
+            tree.expand(ROOT, root_moves.iter().copied());
+        }
         tree.get_mut(ROOT).known = Known::Open;
+        let reused = tree.get(ROOT).visits;
         let mut iterations = 0u64;
         let mut plies = 0u64;
         loop {
@@ -124,16 +145,45 @@ impl Searcher {
             .best_root_child()
             .copied()
             .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
+        let nodes = tree.len();
+        self.last = Some((pos.clone(), tree));
         Report {
             best: best.mv,
             value: best.value(),
             best_visits: best.visits,
             found: Found::Search,
             iterations,
-            nodes: tree.len(),
+            nodes,
+            reused,
             plies,
         }
     }
+}
+
+/// The subtree of `tree` (searched from `prev`) whose position is `pos`: two pegs later, our
+/// move then the opponent's, found by where `pos` has pegs `prev` had not.
+fn reused(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
+    let (me, opp) = (prev.to_move(), prev.to_move().other());
+    let added = |p| pos.board().pegs(p).and_not(prev.board().pegs(p));
+    let (mine, theirs) = (added(me), added(opp));
+    if pos.to_move() != me || mine.count() != 1 || theirs.count() != 1 {
+        return None;
+    }
+    if !prev
+        .board()
+        .pegs(me)
+        .and_not(pos.board().pegs(me))
+        .is_empty()
+    {
+        return None;
+    }
+    let (our_peg, their_peg) = (
+        Move::Peg(mine.iter().next()?),
+        Move::Peg(theirs.iter().next()?),
+    );
+    let ours = tree.children(ROOT).find(|&c| tree.get(c).mv == our_peg)?;
+    let reply = tree.children(ours).find(|&c| tree.get(c).mv == their_peg)?;
+    Some(tree.subtree(reply))
 }
 
 #[cfg(test)]

@@ -43,6 +43,8 @@ params! {
     rave_k: f32 = 0.0,
     /// Bonus of a child never visited, on top of its AMAF value (with RAVE on).
     first_play_urgency: f32 = 0.0,
+    /// Keep the subtree of the position reached after our move and the opponent's reply.
+    reuse_tree: bool = false,
     /// Visits a leaf needs before its children are added.
     expand_after: u32 = 2,
     /// Most tree nodes kept (memory bound: 24 bytes each).
@@ -65,6 +67,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 6);
+        assert_eq!(Params::NAMES.len(), 7);
     }
 }

@@ -136,6 +136,25 @@ impl Tree {
         true
     }
 
+    /// A tree made of the subtree under `i`, `i` becoming the root (tree reuse between
+    /// turns). Children stay contiguous; the node bound is kept.
+    pub fn subtree(&self, i: u32) -> Tree {
+        let mut out = Tree::new(self.max_nodes);
+        out.nodes[0] = *self.get(i);
+        let mut queue = std::collections::VecDeque::from([(i, ROOT)]);
+        while let Some((old, new)) = queue.pop_front() {
+            let first = out.nodes.len() as u32;
+            for (k, c) in self.children(old).enumerate() {
+                out.nodes.push(*self.get(c));
+                if self.get(c).children > 0 {
+                    queue.push_back((c, first + k as u32));
+                }
+            }
+            out.get_mut(new).first_child = first;
+        }
+        out
+    }
+
     /// The root's child with the most visits (ties to the better value).
     pub fn best_root_child(&self) -> Option<&Node> {
         self.children(ROOT).map(|c| self.get(c)).max_by(|a, b| {
@@ -149,6 +168,32 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_subtree_keeps_its_nodes_and_statistics() {
+        let mut t = Tree::new(100);
+        let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
+        t.expand(ROOT, moves(3));
+        t.expand(2, moves(2));
+        t.expand(5, moves(4));
+        t.get_mut(2).visits = 7;
+        t.get_mut(6).visits = 3;
+        let s = t.subtree(2);
+        assert_eq!(s.len(), 1 + 2 + 4);
+        assert_eq!(s.get(ROOT).visits, 7);
+        assert_eq!(s.children(ROOT).len(), 2);
+        let second = s.children(ROOT).start + 1;
+        assert_eq!(
+            s.children(second).len(),
+            4,
+            "old node 5 kept its 4 children"
+        );
+        assert_eq!(
+            s.get(s.children(second).start).visits,
+            3,
+            "old node 6 kept its visits"
+        );
+    }
 
     #[test]
     fn expansion_respects_the_node_bound() {
