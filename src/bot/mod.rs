@@ -6,6 +6,7 @@ use crate::bench;
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
+use crate::search::tree::Known;
 use crate::search::{Found, Limits, Report, Searcher};
 use options::{parse_args, Command, Options, HELP};
 use std::io::{BufRead, Write};
@@ -173,8 +174,18 @@ fn describe(r: &Report) -> String {
     match r.found {
         Found::WinInOne => format!("{} wins at once", r.best),
         Found::Search => format!(
-            "{} value {:.3} visits {} playouts {} nodes {} reused {}",
-            r.best, r.value, r.best_visits, r.iterations, r.nodes, r.reused
+            "{} value {:.3}{} visits {} playouts {} nodes {} reused {}",
+            r.best,
+            r.value,
+            match r.proven {
+                Known::Win => " (proven win)",
+                Known::Loss => " (proven loss)",
+                _ => "",
+            },
+            r.best_visits,
+            r.iterations,
+            r.nodes,
+            r.reused
         ),
     }
 }

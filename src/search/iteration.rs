@@ -46,8 +46,9 @@ impl Iteration {
             let n = *tree.get(node);
             match n.known {
                 Known::Win => break Some(pos.to_move().other()),
+                Known::Loss => break Some(pos.to_move()),
                 Known::Draw => break None,
-                _ => {}
+                Known::Unknown | Known::Open => {}
             }
             if n.children == 0 && !(n.visits >= params.expand_after && expand(tree, node, &pos)) {
                 let before = [
@@ -64,7 +65,10 @@ impl Iteration {
             node = select(params, tree, node);
             let mover = pos.to_move();
             let child = tree.get_mut(node);
-            child.known = step(&mut pos, child.mv);
+            let known = step(&mut pos, child.mv);
+            if child.known == Known::Unknown {
+                child.known = known;
+            }
             plies += 1;
             self.path.push((node, mover));
         };
@@ -82,7 +86,11 @@ impl Iteration {
         mut later: [Bitboard; 2],
     ) {
         let rave = params.rave_k > 0.0;
+        let mut below = Known::Open;
         for &(i, mover) in self.path.iter().rev() {
+            if params.solver && i != ROOT {
+                below = prove(tree, i, below);
+            }
             let n = tree.get_mut(i);
             n.visits += 1;
             n.wins += reward(winner, mover);
@@ -109,6 +117,24 @@ impl Iteration {
     }
 }
 
+/// The MCTS-solver's step at node `i`, given what became of its child on the path: a winning
+/// child makes `i` a loss for its mover, and a losing child makes `i` a win if every sibling
+/// loses too. Returns `i`'s status.
+fn prove(tree: &mut Tree, i: u32, below: Known) -> Known {
+    let proven = match below {
+        Known::Win => Some(Known::Loss),
+        Known::Loss if tree.children(i).all(|c| tree.get(c).known == Known::Loss) => {
+            Some(Known::Win)
+        }
+        _ => None,
+    };
+    let n = tree.get_mut(i);
+    if let Some(k) = proven {
+        n.known = k;
+    }
+    n.known
+}
+
 /// The child of `parent` with the best score: the mean value blended with the RAVE value
 /// (weight `sqrt(k / (3n + k))`), plus the UCT exploration term.
 fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
@@ -118,6 +144,13 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
     for i in tree.children(parent) {
         let n = tree.get(i);
+        if params.solver {
+            match n.known {
+                Known::Win => return i,
+                Known::Loss => continue,
+                _ => {}
+            }
+        }
         let score = if n.visits == 0 {
             if k <= 0.0 {
                 return i;

@@ -52,6 +52,8 @@ pub struct Report {
     pub nodes: usize,
     /// Visits the root had from the previous turn's tree (tree reuse).
     pub reused: u32,
+    /// What the solver proved of the chosen move ([`Known::Open`] when nothing).
+    pub proven: Known,
     /// Pegs placed in the tree and in playouts, over all iterations.
     pub plies: u64,
 }
@@ -92,6 +94,7 @@ impl Searcher {
                 iterations: 0,
                 nodes: 0,
                 reused: 0,
+                proven: Known::Win,
                 plies: 0,
             });
         }
@@ -155,6 +158,7 @@ impl Searcher {
             iterations,
             nodes,
             reused,
+            proven: best.known,
             plies,
         }
     }
@@ -227,6 +231,29 @@ mod tests {
                 .unwrap();
             assert!(safe.contains(&r.best), "{} leaves a win", r.best);
         }
+    }
+
+    #[test]
+    fn the_solver_proves_a_lost_position() {
+        // Player 0 threatens D12 and H12; no peg of player 1 stops both, so every move of
+        // player 1 is a proven loss.
+        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
+        let params = Params {
+            solver: true,
+            ..Params::default()
+        };
+        let r = Searcher::new(params, 1)
+            .choose(&pos, &fixed(30_000))
+            .unwrap();
+        assert_eq!(r.proven, Known::Loss, "{} not proven lost", r.best);
+        let r = Searcher::new(Params::default(), 1)
+            .choose(&pos, &fixed(30_000))
+            .unwrap();
+        assert_eq!(
+            r.proven,
+            Known::Open,
+            "nothing is proven without the solver"
+        );
     }
 
     #[test]

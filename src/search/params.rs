@@ -43,6 +43,8 @@ params! {
     rave_k: f32 = 0.0,
     /// Bonus of a child never visited, on top of its AMAF value (with RAVE on).
     first_play_urgency: f32 = 0.0,
+    /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
+    solver: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
     reuse_tree: bool = false,
     /// Visits a leaf needs before its children are added.
@@ -67,6 +69,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 7);
+        assert_eq!(Params::NAMES.len(), 8);
     }
 }

@@ -20,19 +20,21 @@ pub struct Node {
     pub amaf_wins: f32,
     /// Number of children; 0 for a leaf.
     pub children: u8,
-    /// Known result after `mv`: [`Known::Open`] while the game goes on.
+    /// Known result after `mv`: [`Known::Open`] while the game goes on unproven.
     pub known: Known,
 }
 
-/// What is known of a node's position without searching.
+/// What is known of a node's position: a result reached, or proven by the MCTS-solver.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Known {
     /// Not yet looked at.
     Unknown,
-    /// The game goes on.
+    /// The game goes on and nothing is proven.
     Open,
-    /// The player who made the move won with it.
+    /// The player who made the move wins: it connected, or every reply loses.
     Win,
+    /// The player who made the move loses: the opponent has a winning reply.
+    Loss,
     /// The game is drawn.
     Draw,
 }
@@ -155,11 +157,17 @@ impl Tree {
         out
     }
 
-    /// The root's child with the most visits (ties to the better value).
+    /// The root's child with the most visits (ties to the better value); a proven win (MCTS
+    /// solver) comes first and a proven loss last.
     pub fn best_root_child(&self) -> Option<&Node> {
+        let rank = |n: &Node| match n.known {
+            Known::Win => 2,
+            Known::Loss => 0,
+            _ => 1,
+        };
         self.children(ROOT).map(|c| self.get(c)).max_by(|a, b| {
-            (a.visits, a.value())
-                .partial_cmp(&(b.visits, b.value()))
+            (rank(a), a.visits, a.value())
+                .partial_cmp(&(rank(b), b.visits, b.value()))
                 .unwrap_or(std::cmp::Ordering::Equal)
         })
     }
