@@ -73,13 +73,13 @@ struct ClockArgs {
     /// unless --margin-b).
     #[arg(long, default_value_t = 0)]
     margin: u64,
-    /// Engine B's first turn, in whichever seat it plays [default: --first-ms].
+    /// Milliseconds for B's first turn, whichever seat it plays [default: --first-ms].
     #[arg(long, value_name = "MS")]
     first_ms_b: Option<u64>,
-    /// Engine B's later turns, in whichever seat it plays [default: --turn-ms].
+    /// Milliseconds for B's later turns, whichever seat it plays [default: --turn-ms].
     #[arg(long, value_name = "MS")]
     turn_ms_b: Option<u64>,
-    /// Engine B's margin, in whichever seat it plays [default: --margin].
+    /// Extra milliseconds for B on every turn, whichever seat it plays [default: --margin].
     #[arg(long, value_name = "MS")]
     margin_b: Option<u64>,
     /// Keep each bot's stderr in a file in this directory.
