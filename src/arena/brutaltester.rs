@@ -82,7 +82,7 @@ pub fn run(args: &BrutalArgs) -> Result<String, String> {
     });
     let setup = GameSetup {
         cmds: [args.players[0].clone(), args.players[1].clone()],
-        clocks: Clocks::default(),
+        clocks: [Clocks::default(); 2],
         opening: Vec::new(),
         seed,
         stderr_dir: None,
@@ -132,6 +132,7 @@ mod tests {
             cmd0: "a".into(),
             cmd1: "b".into(),
             seed: 5,
+            clocks: None,
             slot: None,
         };
         assert_eq!(scores_text(&r), "0\n1\nseed=5\n");

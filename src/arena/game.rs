@@ -1,6 +1,7 @@
 //! One game between two commands, judged by the reference rules ([`RefGame`]), never by the
 //! bot's fast board.
 
+pub use super::clocks::Clocks;
 use super::process::{BotProcess, Reply};
 use super::record::{GameRecord, MatchSlot, Reason};
 use super::turn::{shorten, turn_input, Answer};
@@ -15,45 +16,13 @@ const LATE_GRACE: Duration = Duration::from_millis(100);
 /// How long a bot may take to leave after its stdin is closed at the end of a game.
 const EXIT_GRACE: Duration = Duration::from_millis(100);
 
-/// The clocks, in milliseconds.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clocks {
-    /// A player's first turn.
-    pub first_ms: u64,
-    /// Every later turn.
-    pub turn_ms: u64,
-    /// Extra time granted on every turn before an answer counts as late.
-    pub margin_ms: u64,
-}
-
-impl Default for Clocks {
-    /// CodinGame's: 1000 ms for a player's first turn, 300 ms after.
-    fn default() -> Self {
-        Clocks {
-            first_ms: 1000,
-            turn_ms: 300,
-            margin_ms: 0,
-        }
-    }
-}
-
-impl Clocks {
-    fn clock(&self, first_turn: bool) -> u64 {
-        if first_turn {
-            self.first_ms
-        } else {
-            self.turn_ms
-        }
-    }
-}
-
 /// Everything one game needs.
 #[derive(Clone, Debug)]
 pub struct GameSetup {
     /// The command of player 0 and of player 1 (`{seed}` is replaced by the seed).
     pub cmds: [String; 2],
-    /// The clocks.
-    pub clocks: Clocks,
+    /// The clocks of player 0 and of player 1.
+    pub clocks: [Clocks; 2],
     /// Moves played before the bots take over.
     pub opening: Vec<Move>,
     /// The game's seed.
@@ -142,7 +111,7 @@ fn run_turns(
         let p = game.to_move();
         let first = turns[p.index()] == 0;
         turns[p.index()] += 1;
-        match play_turn(setup.clocks, game, &mut bots[p.index()], first) {
+        match play_turn(setup.clocks[p.index()], game, &mut bots[p.index()], first) {
             Ok(turn) => played.push(turn),
             Err((reason, detail)) => {
                 bots[p.index()].kill();
@@ -159,7 +128,7 @@ fn play_turn(
     bot: &mut BotProcess,
     first: bool,
 ) -> Result<Played, (Reason, String)> {
-    let clock = Duration::from_millis(clocks.clock(first) + clocks.margin_ms);
+    let clock = Duration::from_millis(clocks.allowed_ms(first));
     let (answer, ms) = judge_reply(bot.ask(turn_input(game), clock, LATE_GRACE), clock)?;
     let mv = answer
         .to_move()
@@ -259,6 +228,7 @@ fn make_record(
         cmd0: setup.command(Player::Zero),
         cmd1: setup.command(Player::One),
         seed: setup.seed,
+        clocks: Some(setup.clocks),
         slot: setup.slot,
     }
 }

@@ -2,7 +2,8 @@
 //! openings per pair, results kept one JSON line per game (so a match can resume), a result
 //! block every few pairs and the SPRT's verdict.
 
-use super::game::{play_game, Clocks, GameSetup};
+use super::clocks::{by_player, Clocks};
+use super::game::{play_game, GameSetup};
 use super::openings::random_opening;
 use super::record::{read_records, GameRecord, MatchSlot};
 use super::sprt::{Sprt, Verdict};
@@ -36,8 +37,8 @@ pub struct MatchConfig {
     pub games: usize,
     /// Games played at once.
     pub concurrency: usize,
-    /// The clocks.
-    pub clocks: Clocks,
+    /// The clocks of engine A and of engine B (each keeps its own when seats swap).
+    pub clocks: [Clocks; 2],
     /// The openings.
     pub openings: Openings,
     /// The match seed.
@@ -93,7 +94,7 @@ impl MatchConfig {
         };
         GameSetup {
             cmds: if game == 0 { [a, b] } else { [b, a] },
-            clocks: self.clocks,
+            clocks: by_player(self.clocks, game),
             opening,
             seed: self.seed.wrapping_add((2 * pair + game) as u64),
             stderr_dir: self.stderr_dir.clone(),
@@ -106,7 +107,8 @@ impl MatchConfig {
     }
 
     /// Games already in the results file that belong to this match's pairs (the first record
-    /// of each game, should one be there twice); an error if they were played by other commands.
+    /// of each game, should one be there twice); an error if they were played by other commands or
+    /// under other clocks.
     fn previous(&self) -> Result<Vec<GameRecord>, String> {
         let Some(path) = self.results.as_ref().filter(|_| self.resume) else {
             return Ok(Vec::new());
@@ -115,24 +117,34 @@ impl MatchConfig {
         let mut out = Vec::new();
         for r in read_records(path)? {
             let slot = r.slot.ok_or("a results line without its match slot")?;
-            let setup = self.setup(slot.pair, slot.game);
-            // Records keep the commands with `{seed}` replaced: compare them the same way.
-            let expected = [setup.command(Player::Zero), setup.command(Player::One)];
-            if [&r.cmd0, &r.cmd1] != [&expected[0], &expected[1]] {
-                return Err(format!(
-                    "{} holds a game of other commands (pair {}, game {}: {:?} vs {:?})",
-                    path.display(),
-                    slot.pair,
-                    slot.game,
-                    r.cmd0,
-                    r.cmd1
-                ));
-            }
+            check_previous(&r, &self.setup(slot.pair, slot.game))
+                .map_err(|e| format!("{}: {e}", path.display()))?;
             if slot.pair < self.pairs() && seen.insert((slot.pair, slot.game)) {
                 out.push(r);
             }
         }
         Ok(out)
+    }
+}
+
+/// Whether a previous record is a game of this setup: the same commands (compared with `{seed}`
+/// replaced, as records keep them) and, when the record has them, the same clocks.
+fn check_previous(r: &GameRecord, setup: &GameSetup) -> Result<(), String> {
+    let slot = r.slot.expect("checked by the caller");
+    let at = format!("pair {}, game {}", slot.pair, slot.game);
+    let expected = [setup.command(Player::Zero), setup.command(Player::One)];
+    if [&r.cmd0, &r.cmd1] != [&expected[0], &expected[1]] {
+        return Err(format!(
+            "holds a game of other commands ({at}: {:?} vs {:?})",
+            r.cmd0, r.cmd1
+        ));
+    }
+    match r.clocks {
+        Some(c) if c != setup.clocks => Err(format!(
+            "holds a game under other clocks ({at}: player 0 {}; player 1 {})",
+            c[0], c[1]
+        )),
+        _ => Ok(()),
     }
 }
 
@@ -264,4 +276,38 @@ fn spawn_workers(
             })
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn engine_b_keeps_its_clock_in_both_seats() {
+        let b = Clocks {
+            first_ms: 5000,
+            turn_ms: 3000,
+            margin_ms: 0,
+        };
+        let cfg = MatchConfig {
+            cmds: ["a".into(), "b".into()],
+            games: 2,
+            concurrency: 1,
+            clocks: [Clocks::default(), b],
+            openings: Openings::None,
+            seed: 1,
+            sprt: None,
+            results: None,
+            resume: false,
+            report_every: 1,
+            stderr_dir: None,
+        };
+        for game in 0..2 {
+            let setup = cfg.setup(0, game);
+            let b_player = Player::BOTH[1 - game];
+            assert_eq!(setup.command(b_player), "b");
+            assert_eq!(setup.clocks[b_player.index()], b);
+            assert_eq!(setup.clocks[1 - b_player.index()], Clocks::default());
+        }
+    }
 }

@@ -2,15 +2,17 @@
 //! games judged by the reference rules, matches in seat-swapped pairs and the statistics that
 //! say which engine is stronger. Host-only: it never ships to CodinGame.
 //!
-//! [`process`] runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its
-//! input and reads its answer; [`game`] plays one game; [`record`], [`render`] and [`svg`] keep
-//! and show it; [`matches`](mod@matches) runs a match from [`openings`], counting in [`tally`] and judging
-//! with [`stats`] and [`sprt`]; [`brutaltester`] speaks cg-brutaltester's referee contract.
+//! [`process`] runs one bot under its [`clocks`] (and [`signals`] kills them all on Ctrl-C);
+//! [`turn`] writes its input and reads its answer; [`game`] plays one game; [`record`],
+//! [`render`] and [`svg`] keep and show it; [`matches`](mod@matches) runs a match from
+//! [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
+//! [`brutaltester`] speaks cg-brutaltester's referee contract.
 
 // Host-only code: it may use std newer than the shipped modules' rustc 1.63 (clippy.toml).
 #![allow(clippy::incompatible_msrv)]
 
 pub mod brutaltester;
+pub mod clocks;
 pub mod game;
 pub mod matches;
 pub mod openings;

@@ -1,5 +1,6 @@
 //! One finished game as one JSON line: the record `--record` and `--results` append.
 
+use super::clocks::Clocks;
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::io::{BufRead, BufReader, Write};
@@ -75,6 +76,10 @@ pub struct GameRecord {
     pub cmd1: String,
     /// The game's seed (substituted for `{seed}` in the commands).
     pub seed: u64,
+    /// The clocks of player 0 and of player 1 (absent from records older than per-engine
+    /// clocks, which were played under one clock for both).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub clocks: Option<[Clocks; 2]>,
     /// The game's place in a match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<MatchSlot>,
@@ -137,11 +142,22 @@ mod tests {
             cmd0: "a".into(),
             cmd1: "b".into(),
             seed: 7,
+            clocks: Some([Clocks::default(); 2]),
             slot: None,
         };
         let text = r.to_json();
         assert!(text.contains("\"reason\":\"draw\""));
         assert!(text.contains("\"winner\":null"));
         assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), r);
+    }
+
+    #[test]
+    fn a_record_without_clocks_still_reads() {
+        let old = r#"{"moves":["E5"],"ms":[3],"winner":0,"reason":"timeout","detail":"d","cmd0":"a","cmd1":"b","seed":1}"#;
+        let r = serde_json::from_str::<GameRecord>(old).unwrap();
+        assert_eq!((r.clocks, r.opening, r.slot), (None, 0, None));
+        let text = r#"{"first_ms":5000,"turn_ms":3000}"#;
+        let c = serde_json::from_str::<Clocks>(text).unwrap();
+        assert_eq!((c.first_ms, c.turn_ms, c.margin_ms), (5000, 3000, 0));
     }
 }

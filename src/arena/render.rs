@@ -137,10 +137,16 @@ pub fn game_report(game: &RefGame, record: &GameRecord, colour: bool) -> String 
         ),
         None => format!("draw: {}", record.detail),
     };
+    let clock = |p: usize| match record.clocks {
+        Some(c) => format!(" [clock: {}]", c[p]),
+        None => String::new(),
+    };
     format!(
-        "player 0 (X, rows 1-12): {}\nplayer 1 (O, columns A-L): {}\n\n{}\nmoves:\n{}\n{}\n",
+        "player 0 (X, rows 1-12): {}{}\nplayer 1 (O, columns A-L): {}{}\n\n{}\nmoves:\n{}\n{}\n",
         record.cmd0,
+        clock(0),
         record.cmd1,
+        clock(1),
         board_text(game, colour),
         moves_text(record),
         result

@@ -198,6 +198,7 @@ mod tests {
             cmd0: "a".into(),
             cmd1: "b".into(),
             seed: 0,
+            clocks: None,
             slot: Some(MatchSlot {
                 pair,
                 game,

@@ -13,7 +13,8 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use twixt::arena::brutaltester;
-use twixt::arena::game::{play_game, Clocks, GameSetup};
+use twixt::arena::clocks::{by_player, Clocks};
+use twixt::arena::game::{play_game, GameSetup};
 use twixt::arena::matches::{run_match, say, MatchConfig, Openings};
 use twixt::arena::openings::{parse_opening, read_openings};
 use twixt::arena::record::{read_records, GameRecord};
@@ -62,27 +63,44 @@ struct ShowArgs {
 
 #[derive(Args, Clone)]
 struct ClockArgs {
-    /// Milliseconds for a player's first turn.
+    /// Milliseconds for a bot's first turn (engine B's too, unless --first-ms-b).
     #[arg(long, default_value_t = 1000)]
     first_ms: u64,
-    /// Milliseconds for every later turn.
+    /// Milliseconds for every later turn (engine B's too, unless --turn-ms-b).
     #[arg(long, default_value_t = 300)]
     turn_ms: u64,
-    /// Extra milliseconds granted on every turn before an answer is late.
+    /// Extra milliseconds granted on every turn before an answer is late (engine B's too,
+    /// unless --margin-b).
     #[arg(long, default_value_t = 0)]
     margin: u64,
+    /// Milliseconds for B's first turn, whichever seat it plays [default: --first-ms].
+    #[arg(long, value_name = "MS")]
+    first_ms_b: Option<u64>,
+    /// Milliseconds for B's later turns, whichever seat it plays [default: --turn-ms].
+    #[arg(long, value_name = "MS")]
+    turn_ms_b: Option<u64>,
+    /// Extra milliseconds for B on every turn, whichever seat it plays [default: --margin].
+    #[arg(long, value_name = "MS")]
+    margin_b: Option<u64>,
     /// Keep each bot's stderr in a file in this directory.
     #[arg(long)]
     stderr_dir: Option<PathBuf>,
 }
 
 impl ClockArgs {
-    fn clocks(&self) -> Clocks {
-        Clocks {
+    /// The clocks of engine A and of engine B.
+    fn clocks(&self) -> [Clocks; 2] {
+        let a = Clocks {
             first_ms: self.first_ms,
             turn_ms: self.turn_ms,
             margin_ms: self.margin,
-        }
+        };
+        let b = Clocks {
+            first_ms: self.first_ms_b.unwrap_or(a.first_ms),
+            turn_ms: self.turn_ms_b.unwrap_or(a.turn_ms),
+            margin_ms: self.margin_b.unwrap_or(a.margin_ms),
+        };
+        [a, b]
     }
 
     fn stderr_dir(&self) -> Result<Option<PathBuf>, String> {
@@ -104,7 +122,8 @@ enum Colour {
 struct GameArgs {
     /// Command of bot A (player 0 unless --swap-seats), e.g. "target/release/twixt-bot --seed 1".
     cmd_a: String,
-    /// Command of bot B. `{seed}` in a command is replaced by the game's seed.
+    /// Command of bot B (its clock: --first-ms-b, --turn-ms-b, --margin-b). `{seed}` in a
+    /// command is replaced by the game's seed.
     cmd_b: String,
     /// Give player 0 to bot B.
     #[arg(long)]
@@ -132,7 +151,7 @@ struct GameArgs {
 struct MatchArgs {
     /// Command of engine A (the one the statistics are about).
     cmd_a: String,
-    /// Command of engine B.
+    /// Command of engine B (its clock: --first-ms-b, --turn-ms-b, --margin-b).
     cmd_b: String,
     /// Number of games (rounded up to whole pairs).
     #[arg(long, default_value_t = 100)]
@@ -195,7 +214,7 @@ fn run_game(g: &GameArgs) -> Result<i32, String> {
     let (a, b) = (g.cmd_a.clone(), g.cmd_b.clone());
     let setup = GameSetup {
         cmds: if g.swap_seats { [b, a] } else { [a, b] },
-        clocks: g.clock.clocks(),
+        clocks: by_player(g.clock.clocks(), usize::from(g.swap_seats)),
         opening: parse_opening(&g.opening)?,
         seed: g.seed,
         stderr_dir: g.clock.stderr_dir()?,
@@ -267,7 +286,9 @@ fn run_match_cmd(m: &MatchArgs) -> Result<i32, String> {
         stderr_dir: m.clock.stderr_dir()?,
     };
     warn_about_cores(cfg.concurrency);
-    println!("A: {}\nB: {}", cfg.cmds[0], cfg.cmds[1]);
+    for (name, (cmd, clock)) in ["A", "B"].iter().zip(cfg.cmds.iter().zip(cfg.clocks)) {
+        println!("{name}: {cmd} [clock: {clock}]");
+    }
     let (end, tally) = run_match(&cfg)?;
     let bar = indicatif::ProgressBar::hidden();
     say(

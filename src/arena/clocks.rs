@@ -1,0 +1,88 @@
+//! The clocks of one bot, and how a pair of them follows the engines when seats swap.
+
+use serde::{Deserialize, Serialize};
+use std::fmt;
+
+/// One bot's clocks, in milliseconds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Clocks {
+    /// The bot's first turn.
+    pub first_ms: u64,
+    /// Every later turn.
+    pub turn_ms: u64,
+    /// Extra time granted on every turn before an answer counts as late.
+    #[serde(default)]
+    pub margin_ms: u64,
+}
+
+impl Default for Clocks {
+    /// CodinGame's: 1000 ms for a player's first turn, 300 ms after.
+    fn default() -> Self {
+        Clocks {
+            first_ms: 1000,
+            turn_ms: 300,
+            margin_ms: 0,
+        }
+    }
+}
+
+impl Clocks {
+    /// The milliseconds allowed for a turn, margin included.
+    pub fn allowed_ms(&self, first_turn: bool) -> u64 {
+        let base = if first_turn {
+            self.first_ms
+        } else {
+            self.turn_ms
+        };
+        base + self.margin_ms
+    }
+}
+
+impl fmt::Display for Clocks {
+    /// `1000 ms first turn, 300 ms later`, then `, +50 ms margin` if there is one.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "{} ms first turn, {} ms later",
+            self.first_ms, self.turn_ms
+        )?;
+        if self.margin_ms > 0 {
+            write!(f, ", +{} ms margin", self.margin_ms)?;
+        }
+        Ok(())
+    }
+}
+
+/// The clocks of players 0 and 1 from those of engines A and B, given A's player index: engine
+/// B keeps its clock whichever seat it plays.
+pub fn by_player(engines: [Clocks; 2], a_player: usize) -> [Clocks; 2] {
+    let [a, b] = engines;
+    if a_player == 0 {
+        [a, b]
+    } else {
+        [b, a]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn clocks_show_their_figures_and_follow_the_engines() {
+        let a = Clocks::default();
+        let b = Clocks {
+            first_ms: 5000,
+            turn_ms: 3000,
+            margin_ms: 20,
+        };
+        assert_eq!(a.to_string(), "1000 ms first turn, 300 ms later");
+        assert_eq!(
+            b.to_string(),
+            "5000 ms first turn, 3000 ms later, +20 ms margin"
+        );
+        assert_eq!((b.allowed_ms(true), b.allowed_ms(false)), (5020, 3020));
+        assert_eq!(by_player([a, b], 0), [a, b]);
+        assert_eq!(by_player([a, b], 1), [b, a]);
+    }
+}
