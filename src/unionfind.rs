@@ -37,6 +37,15 @@ impl<const N: usize> UnionFind<N> {
         a
     }
 
+    /// The representative of `a`'s set, without compressing paths (for `&self` queries).
+    #[inline]
+    pub fn root(&self, mut a: usize) -> usize {
+        while self.parent[a] as usize != a {
+            a = self.parent[a] as usize;
+        }
+        a
+    }
+
     /// Joins the sets of `a` and `b`.
     #[inline]
     pub fn union(&mut self, a: usize, b: usize) {

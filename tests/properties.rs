@@ -126,3 +126,20 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(100))]
+
+    #[test]
+    fn wins_at_agrees_with_placing_the_peg(seed in any::<u64>(), plies in 0usize..120) {
+        let (fast, _) = random_game(seed, plies);
+        let mut pos = fast;
+        prop_assume!(pos.outcome().is_none());
+        let p = pos.to_move();
+        for c in pos.legal_holes().iter() {
+            let mut next = pos.clone();
+            let placed = next.place_and_check(c);
+            prop_assert_eq!(pos.board().wins_at(p, c), placed, "{} at {}", p, c);
+        }
+    }
+}

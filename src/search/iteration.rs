@@ -50,7 +50,9 @@ impl Iteration {
                 Known::Draw => break None,
                 Known::Unknown | Known::Open => {}
             }
-            if n.children == 0 && !(n.visits >= params.expand_after && expand(tree, node, &pos)) {
+            if n.children == 0
+                && !(n.visits >= params.expand_after && expand(params, tree, node, &pos))
+            {
                 let before = [
                     pos.board().pegs(Player::Zero),
                     pos.board().pegs(Player::One),
@@ -173,9 +175,16 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     best.1
 }
 
-/// Adds the children of `node`, whose position is `pos`. Returns whether it did.
-fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
+/// Adds the children of `node`, whose position is `pos`: every legal move, or with
+/// `params.decisive` only a winning peg when there is one. Returns whether it did.
+fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
     let holes = pos.legal_holes();
+    if params.decisive {
+        let (board, p) = (pos.board(), pos.to_move());
+        if let Some(win) = holes.iter().find(|&c| board.wins_at(p, c)) {
+            return tree.expand(node, std::iter::once(Move::Peg(win)));
+        }
+    }
     let swap = pos.swap_allowed().then_some(Move::Swap);
     let moves: Vec<Move> = holes.iter().map(Move::Peg).chain(swap).collect();
     tree.expand(node, moves.into_iter())

@@ -257,6 +257,25 @@ mod tests {
     }
 
     #[test]
+    fn decisive_expansion_lets_the_solver_prove_a_double_threat() {
+        // A peg at F11 makes two threats, D12 and H12, that player 1 cannot both stop.
+        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7");
+        let params = Params {
+            solver: true,
+            decisive: true,
+            ..Params::default()
+        };
+        let r = Searcher::new(params, 1)
+            .choose(&pos, &fixed(30_000))
+            .unwrap();
+        assert_eq!(r.proven, Known::Win, "{} not proven", r.best);
+        let mut next = pos.clone();
+        next.play(r.best).unwrap();
+        let threats = tactics::threats(&next);
+        assert!(threats.len() >= 2, "{} makes threats {:?}", r.best, threats);
+    }
+
+    #[test]
     fn the_same_seed_gives_the_same_search() {
         let pos = play("F6 E7");
         let a = Searcher::new(Params::default(), 9)

@@ -45,6 +45,8 @@ params! {
     first_play_urgency: f32 = 0.0,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
     solver: bool = false,
+    /// A leaf whose mover can win at once gets only that winning child (decisive moves).
+    decisive: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
     reuse_tree: bool = false,
     /// Visits a leaf needs before its children are added.
@@ -69,6 +71,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 8);
+        assert_eq!(Params::NAMES.len(), 9);
     }
 }

@@ -10,17 +10,17 @@ fn with_turn(pos: &Position, p: Player) -> Position {
 
 /// The holes where the player to move joins its borders at once.
 pub fn winning_holes(pos: &Position) -> Vec<Cell> {
+    let (board, p) = (pos.board(), pos.to_move());
     pos.legal_holes()
         .iter()
-        .filter(|&c| pos.clone().place_and_check(c))
+        .filter(|&c| board.wins_at(p, c))
         .collect()
 }
 
 /// Whether the player to move has an immediate win.
 pub fn can_win_now(pos: &Position) -> bool {
-    pos.legal_holes()
-        .iter()
-        .any(|c| pos.clone().place_and_check(c))
+    let (board, p) = (pos.board(), pos.to_move());
+    pos.legal_holes().iter().any(|c| board.wins_at(p, c))
 }
 
 /// The holes where the opponent of the player to move would win if it moved now.
