@@ -94,6 +94,7 @@ impl Bridge {
     }
 
     /// The bridges this one crosses (up to 9), from the precomputed table.
+    #[cfg(not(codingame))]
     pub fn crossings(self) -> impl Iterator<Item = Bridge> {
         CROSSINGS[self.index()]
             .into_iter()

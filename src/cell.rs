@@ -42,6 +42,7 @@ impl Player {
     }
 
     /// The player with this index, if it is 0 or 1.
+    #[cfg(not(codingame))]
     pub const fn from_index(i: usize) -> Option<Player> {
         match i {
             0 => Some(Player::Zero),
@@ -132,6 +133,7 @@ impl Cell {
     }
 
     /// Every hole, in index order (140 of them).
+    #[cfg(not(codingame))]
     pub fn all() -> impl Iterator<Item = Cell> {
         (0..CELLS).filter_map(Cell::from_index)
     }

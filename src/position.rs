@@ -97,6 +97,7 @@ impl Position {
 
     /// The position after playing `moves` (space-separated names, `SWAP` included) from the
     /// empty board; `None` if a move does not parse or is illegal.
+    #[cfg(not(codingame))]
     pub fn after(moves: &str) -> Option<Position> {
         let mut pos = Position::new();
         for m in moves.split_whitespace() {

@@ -1,6 +1,4 @@
-//! A small, fast random number generator for playouts (wyrand), usable through `rand`'s traits.
-
-use rand::{RngCore, SeedableRng};
+//! A small, fast random number generator for playouts (wyrand).
 
 /// wyrand: one multiply per number, 64-bit state, good enough statistics for playouts.
 #[derive(Clone, Debug)]
@@ -29,36 +27,6 @@ impl FastRng {
     }
 }
 
-impl RngCore for FastRng {
-    fn next_u32(&mut self) -> u32 {
-        (self.bits() >> 32) as u32
-    }
-
-    fn next_u64(&mut self) -> u64 {
-        self.bits()
-    }
-
-    fn fill_bytes(&mut self, dest: &mut [u8]) {
-        for chunk in dest.chunks_mut(8) {
-            let bytes = self.bits().to_le_bytes();
-            chunk.copy_from_slice(&bytes[..chunk.len()]);
-        }
-    }
-
-    fn try_fill_bytes(&mut self, dest: &mut [u8]) -> Result<(), rand::Error> {
-        self.fill_bytes(dest);
-        Ok(())
-    }
-}
-
-impl SeedableRng for FastRng {
-    type Seed = [u8; 8];
-
-    fn from_seed(seed: [u8; 8]) -> FastRng {
-        FastRng::new(u64::from_le_bytes(seed))
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -81,8 +49,6 @@ mod tests {
                 move |_| r.bits()
             })
             .collect();
-        let mut r = FastRng::seed_from_u64(99);
-        let _ = r.next_u32();
         let mut b = FastRng::new(1);
         assert_eq!(a, (0..4).map(|_| b.bits()).collect::<Vec<_>>());
     }

@@ -2,7 +2,6 @@
 
 pub mod options;
 
-use crate::bench;
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
@@ -29,16 +28,27 @@ pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
             println!("{}", HELP);
             0
         }
-        Ok(Command::Bench(seconds)) => {
-            bench::run(seconds, &mut std::io::stdout().lock());
-            0
-        }
+        Ok(Command::Bench(seconds)) => bench(seconds),
         Ok(Command::Play(opts)) => {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
             Bot::new(opts).run(stdin.lock(), &mut stdout.lock(), &mut log)
         }
     }
+}
+
+/// `twixt-bot bench`: playout speed and the search signature.
+#[cfg(not(codingame))]
+fn bench(seconds: f64) -> i32 {
+    crate::bench::run(seconds, &mut std::io::stdout().lock());
+    0
+}
+
+/// The CodinGame bundle leaves the bench out to save room.
+#[cfg(codingame)]
+fn bench(_: f64) -> i32 {
+    eprintln!("twixt-bot: bench is not in the CodinGame bundle; run the cargo-built bot");
+    EXIT_BAD_INPUT
 }
 
 /// One game's bot.

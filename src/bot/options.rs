@@ -43,7 +43,12 @@ pub enum Command {
     Help,
 }
 
+/// The help text (a pointer to it in the CodinGame bundle, to save room).
+#[cfg(codingame)]
+pub const HELP: &str = "twixt-bot: a Twixt-PP bot; see --help of the cargo-built bot";
+
 /// The help text.
+#[cfg(not(codingame))]
 pub const HELP: &str = "\
 twixt-bot: a Twixt-PP bot speaking CodinGame's turn protocol on stdin/stdout
 
