@@ -1,6 +1,7 @@
 //! Random playouts: uniformly random legal pegs until a side connects or the player to move
 //! has no hole left.
 
+use crate::bitboard::Bitboard;
 use crate::cell::{Cell, Player};
 use crate::position::Position;
 use crate::rng::FastRng;
@@ -13,6 +14,17 @@ struct Pools {
     own_len: [usize; 2],
 }
 
+/// Writes the cells of `set` into `out` in index order; returns how many.
+#[inline]
+fn fill(out: &mut [Cell], set: Bitboard) -> usize {
+    let mut n = 0;
+    for c in set.iter() {
+        out[n] = c;
+        n += 1;
+    }
+    n
+}
+
 impl Pools {
     fn of(pos: &Position) -> Pools {
         let first = Cell::CENTRE;
@@ -22,19 +34,11 @@ impl Pools {
             own: [[first; 20]; 2],
             own_len: [0; 2],
         };
-        let vacant = crate::bitboard::Bitboard::HOLES.and_not(pos.board().occupied());
-        for c in vacant.iter() {
-            if c.on_border_of(Player::Zero) {
-                pools.own[0][pools.own_len[0]] = c;
-                pools.own_len[0] += 1;
-            } else if c.on_border_of(Player::One) {
-                pools.own[1][pools.own_len[1]] = c;
-                pools.own_len[1] += 1;
-            } else {
-                pools.shared[pools.shared_len] = c;
-                pools.shared_len += 1;
-            }
-        }
+        let vacant = Bitboard::HOLES.and_not(pos.board().occupied());
+        let (zero, one) = (Bitboard::ALLOWED_ZERO, Bitboard::ALLOWED_ONE);
+        pools.shared_len = fill(&mut pools.shared, vacant.and(zero).and(one));
+        pools.own_len[0] = fill(&mut pools.own[0], vacant.and_not(one));
+        pools.own_len[1] = fill(&mut pools.own[1], vacant.and_not(zero));
         pools
     }
 
