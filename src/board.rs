@@ -122,23 +122,29 @@ impl Board {
     /// Whether `p`'s peg on the vacant, allowed hole `c` would join `p`'s borders, worked
     /// out from the groups it would link to, without placing it.
     pub fn wins_at(&self, p: Player, c: Cell) -> bool {
-        let pi = p.index();
         let (near, far) = (
             self.groups.root(border_node(p, false)),
             self.groups.root(border_node(p, true)),
         );
         let coord = if p == Player::Zero { c.y() } else { c.x() };
         let (mut touches_near, mut touches_far) = (coord == 0, coord == SIZE as i32 - 1);
-        for n in &NEIGHBORS[c.index()] {
-            // A missing neighbour points at corner A1, which never holds a peg.
-            let (other, b) = (n.cell as usize, n.bridge as usize);
-            if self.pegs[pi].has_index(other) && self.blocked[pi][b] == 0 {
-                let r = self.groups.root(other);
-                touches_near |= r == near;
-                touches_far |= r == far;
-            }
+        for other in self.would_link(p, c) {
+            let r = self.groups.root(other);
+            touches_near |= r == near;
+            touches_far |= r == far;
         }
         touches_near && touches_far
+    }
+
+    /// The indices of `p`'s pegs that a peg of `p` on the vacant hole `c` would link to.
+    #[inline]
+    pub fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = usize> + '_ {
+        let pi = p.index();
+        // A missing neighbour points at corner A1, which never holds a peg.
+        NEIGHBORS[c.index()].iter().filter_map(move |n| {
+            let (other, b) = (n.cell as usize, n.bridge as usize);
+            (self.pegs[pi].has_index(other) && self.blocked[pi][b] == 0).then_some(other)
+        })
     }
 
     /// Places `p`'s peg on the vacant hole `c` and makes every link PP allows. The caller
