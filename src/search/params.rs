@@ -45,6 +45,9 @@ params! {
     first_play_urgency: f32 = 0.0,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
     solver: bool = false,
+    /// Player 1 swaps any central first peg at once (`bot::should_swap`); otherwise the
+    /// search weighs SWAP like any other move.
+    swap_by_rule: bool = true,
     /// Virtual visits given to a new child whose peg would link to one of the mover's pegs
     /// (0: no priors).
     prior_visits: u32 = 0,
@@ -76,6 +79,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 11);
+        assert_eq!(Params::NAMES.len(), 12);
     }
 }
