@@ -117,7 +117,7 @@ impl Bot {
             let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
         }
         if let (Some(LastMove::Peg(c)), true) = (input.last, pos.swap_allowed()) {
-            if self.turns == 0 && self.opts.params.swap_by_rule && should_swap(c) {
+            if self.turns == 0 && should_swap(c) {
                 self.log_turn(log, start, "SWAP (central first peg)");
                 return Answer {
                     mv: Move::Swap,

@@ -187,29 +187,7 @@ fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
     }
     let swap = pos.swap_allowed().then_some(Move::Swap);
     let moves: Vec<Move> = holes.iter().map(Move::Peg).chain(swap).collect();
-    if !tree.expand(node, moves.into_iter()) {
-        return false;
-    }
-    if params.prior_visits > 0 {
-        set_priors(params, tree, node, pos);
-    }
-    true
-}
-
-/// Gives the new children of `node` virtual visits: a peg that would link to one of the
-/// mover's pegs starts with `prior_visits` at value `prior_link_value`.
-fn set_priors(params: &Params, tree: &mut Tree, node: u32, pos: &Position) {
-    let (board, p) = (pos.board(), pos.to_move());
-    let n = params.prior_visits;
-    for i in tree.children(node) {
-        let child = tree.get_mut(i);
-        if let Move::Peg(c) = child.mv {
-            if board.would_link(p, c).next().is_some() {
-                child.visits = n;
-                child.wins = n as f32 * params.prior_link_value;
-            }
-        }
-    }
+    tree.expand(node, moves.into_iter())
 }
 
 /// Plays `mv` and says whether the game goes on.

@@ -45,14 +45,6 @@ params! {
     first_play_urgency: f32 = 0.0,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
     solver: bool = false,
-    /// Player 1 swaps any central first peg at once (`bot::should_swap`); otherwise the
-    /// search weighs SWAP like any other move.
-    swap_by_rule: bool = true,
-    /// Virtual visits given to a new child whose peg would link to one of the mover's pegs
-    /// (0: no priors).
-    prior_visits: u32 = 0,
-    /// The value those virtual visits carry.
-    prior_link_value: f32 = 0.7,
     /// A leaf whose mover can win at once gets only that winning child (decisive moves).
     decisive: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
@@ -79,6 +71,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 12);
+        assert_eq!(Params::NAMES.len(), 9);
     }
 }
