@@ -2,34 +2,12 @@
 //! its sidecar `.expect` file (made with the reference rules by `examples/fixture.rs`, or by
 //! hand for the bad inputs in `fixtures/bad/`).
 
-use std::collections::HashMap;
-use std::io::Write;
-use std::path::{Path, PathBuf};
-use std::process::{Command, Stdio};
-use twixt::{Cell, Move, Player};
+mod bot_process;
 
-/// Runs the bot on `input` with a fixed number of playouts: (exit code, stdout, stderr).
-fn run_bot(input: &str, seed: u64) -> (i32, String, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twixt-bot"))
-        .args(["--playouts", "1500", "--seed", &seed.to_string(), "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the bot starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use bot_process::{run_bot, BotRun};
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use twixt::{Cell, Move, Player};
 
 /// The `key: value` lines of a sidecar file.
 fn read_expect(path: &Path) -> HashMap<String, String> {
@@ -84,7 +62,11 @@ fn every_fixture_gets_a_right_answer() {
             list => moves(list),
         };
         for seed in 1..=3 {
-            let (code, out, err) = run_bot(&input, seed);
+            let BotRun {
+                code,
+                stdout: out,
+                stderr: err,
+            } = run_bot(&input, 1500, seed);
             assert_eq!(code, 0, "{name}: exit status; stderr: {err}");
             let mv = answer_move(&out, &name);
             assert!(
@@ -105,7 +87,11 @@ fn bad_input_is_named_by_line_and_still_answered_when_the_board_is_known() {
         let name = path.file_stem().unwrap().to_string_lossy().into_owned();
         let input = std::fs::read_to_string(&path).unwrap();
         let expect = read_expect(&path.with_extension("expect"));
-        let (code, out, err) = run_bot(&input, 1);
+        let BotRun {
+            code,
+            stdout: out,
+            stderr: err,
+        } = run_bot(&input, 1500, 1);
         assert!(!err.contains("panicked"), "{name}: the bot panicked: {err}");
         assert_eq!(
             code.to_string(),

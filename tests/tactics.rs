@@ -5,8 +5,9 @@
 // Host-only test code.
 #![allow(clippy::incompatible_msrv)]
 
-use std::io::Write;
-use std::process::{Command, Stdio};
+mod bot_process;
+
+use bot_process::run_bot;
 use twixt::arena::turn::turn_input;
 use twixt::reference::RefGame;
 use twixt::rng::FastRng;
@@ -79,20 +80,9 @@ fn positions() -> (Vec<(RefGame, Task)>, [usize; 2]) {
 }
 
 fn bot_answer(input: &str) -> Move {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twixt-bot"))
-        .args(["--playouts", "300", "--seed", "5", "--quiet"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("the bot starts");
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(input.as_bytes())
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    let text = String::from_utf8_lossy(&out.stdout);
+    let run = run_bot(input, 300, 5);
+    assert_eq!(run.code, 0, "the bot failed: {}", run.stderr);
+    let text = run.stdout;
     let token = text.split_whitespace().next().unwrap_or("");
     token
         .parse()
