@@ -63,7 +63,7 @@ pub struct Searcher {
     params: Params,
     rng: FastRng,
     scratch: Iteration,
-    /// The last search's root position and tree, for reuse.
+    /// The last search's root position and tree, kept for reuse (only with `reuse_tree`).
     last: Option<(Position, Tree)>,
 }
 
@@ -149,7 +149,9 @@ impl Searcher {
             .copied()
             .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
         let nodes = tree.len();
-        self.last = Some((pos.clone(), tree));
+        if self.params.reuse_tree {
+            self.last = Some((pos.clone(), tree));
+        }
         Report {
             best: best.mv,
             value: best.value(),
