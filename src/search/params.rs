@@ -40,7 +40,7 @@ params! {
     exploration: f32 = 0.6,
     /// RAVE equivalence parameter `k`: the AMAF value weighs `sqrt(k / (3n + k))` after `n`
     /// visits; 0 turns RAVE off.
-    rave_k: f32 = 500.0,
+    rave_k: f32 = 0.0,
     /// Bonus of a child never visited, on top of its AMAF value (with RAVE on).
     first_play_urgency: f32 = 0.0,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
