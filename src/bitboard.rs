@@ -52,8 +52,7 @@ impl Bitboard {
     /// Whether `c` is in the set.
     #[inline]
     pub const fn has(&self, c: Cell) -> bool {
-        let i = c.index();
-        self.0[i / 64] >> (i % 64) & 1 != 0
+        self.has_index(c.index())
     }
 
     /// Whether the cell of index `i` (below 192) is in the set; for hot loops over tables
@@ -72,8 +71,7 @@ impl Bitboard {
     /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Cell) {
-        let i = c.index();
-        self.0[i / 64] |= 1u64 << (i % 64);
+        self.insert_index(c.index())
     }
 
     /// Removes `c`.

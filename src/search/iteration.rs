@@ -1,6 +1,6 @@
-//! One MCTS iteration: select down the tree (UCT blended with RAVE), expand a leaf, play out,
-//! and back the result up, updating the all-moves-as-first statistics of the siblings whose
-//! move the same player made later in the simulation.
+//! One MCTS iteration: select down the tree (UCT, blended with RAVE when `rave_k > 0`), expand
+//! a leaf, play out, and back the result up; with RAVE, the siblings whose move the same player
+//! made later in the simulation also get the result in their all-moves-as-first statistics.
 
 use super::params::Params;
 use super::playout::playout;
@@ -59,8 +59,10 @@ impl Iteration {
                 ];
                 let (winner, played) = playout(&mut pos, rng);
                 plies += played;
-                for p in Player::BOTH {
-                    later[p.index()] = pos.board().pegs(p).and_not(before[p.index()]);
+                if params.rave_k > 0.0 {
+                    for p in Player::BOTH {
+                        later[p.index()] = pos.board().pegs(p).and_not(before[p.index()]);
+                    }
                 }
                 break winner;
             }

@@ -1,7 +1,7 @@
 //! Time-boxed Monte Carlo Tree Search (UCT with random playouts), after one-move tactics.
 //!
 //! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
-//! expands, plays out and backs up (with RAVE); [`playout`] plays random games; [`tactics`]
+//! expands, plays out and backs up (RAVE and the solver optional); [`playout`] plays random games; [`tactics`]
 //! finds immediate wins and blocks; this module runs the search under its limits.
 
 mod iteration;
