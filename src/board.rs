@@ -105,6 +105,19 @@ impl Board {
         self.blocked[p.index()][b.index()]
     }
 
+    /// How many of the opponent's links cross `p`'s bridge of index `b` (a
+    /// [`crate::bridge::Neighbor`]'s bridge; meaningless for [`crate::bridge::NO_BRIDGE`]).
+    #[inline]
+    pub(crate) fn blocked_index(&self, p: Player, b: usize) -> u8 {
+        self.blocked[p.index()][b]
+    }
+
+    /// Whether the cells of indices `a` and `b` are in one group (no path compression).
+    #[inline]
+    pub fn same_group(&self, a: usize, b: usize) -> bool {
+        self.groups.root(a) == self.groups.root(b)
+    }
+
     /// Whether `p`'s links join its two borders.
     #[inline]
     pub fn connected(&mut self, p: Player) -> bool {

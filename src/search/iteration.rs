@@ -4,6 +4,7 @@
 
 use super::params::Params;
 use super::playout::playout;
+use super::policy::saving_playout;
 use super::tree::{Known, Tree, ROOT};
 use crate::bitboard::Bitboard;
 use crate::cell::Player;
@@ -42,6 +43,7 @@ impl Iteration {
         let mut node = ROOT;
         let mut plies = 0;
         let mut later = [Bitboard::EMPTY; 2];
+        let mut last = None;
         let winner = loop {
             let n = *tree.get(node);
             match n.known {
@@ -57,7 +59,11 @@ impl Iteration {
                     pos.board().pegs(Player::Zero),
                     pos.board().pegs(Player::One),
                 ];
-                let (winner, played) = playout(&mut pos, rng);
+                let (winner, played) = if params.saves {
+                    saving_playout(&mut pos, rng, last)
+                } else {
+                    playout(&mut pos, rng)
+                };
                 plies += played;
                 if params.rave_k > 0.0 {
                     for p in Player::BOTH {
@@ -70,6 +76,10 @@ impl Iteration {
             let mover = pos.to_move();
             let child = tree.get_mut(node);
             let known = step(&mut pos, child.mv);
+            last = match child.mv {
+                Move::Peg(c) => Some(c),
+                Move::Swap => None,
+            };
             if child.known == Known::Unknown {
                 child.known = known;
             }

@@ -7,6 +7,7 @@
 mod iteration;
 pub mod params;
 pub mod playout;
+pub mod policy;
 pub mod tactics;
 pub mod tree;
 

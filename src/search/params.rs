@@ -49,6 +49,8 @@ params! {
     decisive: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
     reuse_tree: bool = false,
+    /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
+    saves: bool = false,
     /// Visits a leaf needs before its children are added.
     expand_after: u32 = 2,
     /// Most tree nodes kept (memory bound: 24 bytes each).
@@ -71,6 +73,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 9);
+        assert_eq!(Params::NAMES.len(), 10);
     }
 }

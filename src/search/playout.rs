@@ -7,7 +7,7 @@ use crate::position::Position;
 use crate::rng::FastRng;
 
 /// Vacant holes split by who may use them: both players, or only one of them.
-struct Pools {
+pub(super) struct Pools {
     shared: [Cell; 100],
     shared_len: usize,
     own: [[Cell; 20]; 2],
@@ -26,7 +26,7 @@ fn fill(out: &mut [Cell], set: Bitboard) -> usize {
 }
 
 impl Pools {
-    fn of(pos: &Position) -> Pools {
+    pub(super) fn of(pos: &Position) -> Pools {
         let first = Cell::CENTRE;
         let mut pools = Pools {
             shared: [first; 100],
@@ -42,9 +42,24 @@ impl Pools {
         pools
     }
 
+    /// Takes the hole `c`, which `p` may play and which is still in a pool.
+    pub(super) fn remove(&mut self, p: Player, c: Cell) {
+        if let Some(i) = self.shared[..self.shared_len].iter().position(|&s| s == c) {
+            self.shared_len -= 1;
+            self.shared[i] = self.shared[self.shared_len];
+        } else {
+            let own = &mut self.own[p.index()];
+            let len = &mut self.own_len[p.index()];
+            if let Some(i) = own[..*len].iter().position(|&s| s == c) {
+                *len -= 1;
+                own[i] = own[*len];
+            }
+        }
+    }
+
     /// Takes a random hole `p` may play, or `None` when it has none.
     #[inline]
-    fn take(&mut self, p: Player, rng: &mut FastRng) -> Option<Cell> {
+    pub(super) fn take(&mut self, p: Player, rng: &mut FastRng) -> Option<Cell> {
         let own_len = self.own_len[p.index()];
         let total = self.shared_len + own_len;
         if total == 0 {
