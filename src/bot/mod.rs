@@ -118,6 +118,16 @@ impl Bot {
         }
         if let (Some(LastMove::Peg(c)), true) = (input.last, pos.swap_allowed()) {
             if self.turns == 0 && should_swap(c) {
+                let mut swapped = pos.clone();
+                swapped.play_unchecked(Move::Swap);
+                let limits = self.limits(start);
+                let searcher = &mut self.searcher;
+                let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    searcher.ponder(&swapped, &limits)
+                }));
+                if pondered.is_err() {
+                    self.searcher = Searcher::new(self.opts.params.clone(), 0);
+                }
                 self.log_turn(log, start, "SWAP (central first peg)");
                 return Answer {
                     mv: Move::Swap,

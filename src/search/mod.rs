@@ -11,6 +11,7 @@ pub mod policy;
 pub mod tactics;
 pub mod tree;
 
+use crate::cell::Player;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 use iteration::Iteration;
@@ -64,8 +65,11 @@ pub struct Searcher {
     params: Params,
     rng: FastRng,
     scratch: Iteration,
-    /// The last search's root position and tree, kept for reuse (only with `reuse_tree`).
+    /// The last search's root position and tree, kept for reuse (with `reuse_tree`, or after
+    /// [`Searcher::ponder`]).
     last: Option<(Position, Tree)>,
+    /// Keep the tree of the search under way (set by [`Searcher::ponder`]).
+    keep_next: bool,
 }
 
 impl Searcher {
@@ -76,6 +80,7 @@ impl Searcher {
             rng: FastRng::new(seed),
             scratch: Iteration::default(),
             last: None,
+            keep_next: false,
         }
     }
 
@@ -100,7 +105,7 @@ impl Searcher {
             });
         }
         let mut root_moves = moves;
-        let mut reusable = last.filter(|_| self.params.reuse_tree);
+        let mut reusable = last;
         if !tactics::threats(pos).is_empty() {
             let safe = tactics::safe_moves(pos, &root_moves);
             if !safe.is_empty() && safe.len() < root_moves.len() {
@@ -112,6 +117,16 @@ impl Searcher {
             .and_then(|(prev, tree)| reused(&prev, &tree, pos))
             .unwrap_or_else(|| Tree::new(self.params.max_nodes));
         Some(self.search(pos, tree, root_moves, limits))
+    }
+
+    /// Searches `pos`, where the opponent is to move (after our SWAP), only to keep the tree
+    /// for our next turn: the first turn's long clock is not lost on a rule-decided swap.
+    pub fn ponder(&mut self, pos: &Position, limits: &Limits) {
+        let moves = pos.clone().legal_moves();
+        if !moves.is_empty() {
+            self.keep_next = true;
+            self.search(pos, Tree::new(self.params.max_nodes), moves, limits);
+        }
     }
 
     fn search(
@@ -150,7 +165,7 @@ impl Searcher {
             .copied()
             .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
         let nodes = tree.len();
-        if self.params.reuse_tree {
+        if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
         }
         Report {
@@ -167,30 +182,27 @@ impl Searcher {
     }
 }
 
-/// The subtree of `tree` (searched from `prev`) whose position is `pos`: two pegs later, our
-/// move then the opponent's, found by where `pos` has pegs `prev` had not.
+/// The subtree of `tree` (searched from `prev`) whose position is `pos`: one or two pegs
+/// later (the opponent's reply, after our move when `prev` was ours to play), found by where
+/// `pos` has pegs `prev` had not.
 fn reused(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
-    let (me, opp) = (prev.to_move(), prev.to_move().other());
-    let added = |p| pos.board().pegs(p).and_not(prev.board().pegs(p));
-    let (mine, theirs) = (added(me), added(opp));
-    if pos.to_move() != me || mine.count() != 1 || theirs.count() != 1 {
-        return None;
+    let me = pos.to_move();
+    let both = [me, me.other()];
+    let movers = &both[if prev.to_move() == me { 0 } else { 1 }..];
+    for p in Player::BOTH {
+        let (now, before) = (pos.board().pegs(p), prev.board().pegs(p));
+        let expected = movers.iter().filter(|&&q| q == p).count() as u32;
+        if now.and_not(before).count() != expected || !before.and_not(now).is_empty() {
+            return None;
+        }
     }
-    if !prev
-        .board()
-        .pegs(me)
-        .and_not(pos.board().pegs(me))
-        .is_empty()
-    {
-        return None;
+    let mut node = ROOT;
+    for &p in movers {
+        let added = pos.board().pegs(p).and_not(prev.board().pegs(p));
+        let peg = Move::Peg(added.iter().next()?);
+        node = tree.children(node).find(|&c| tree.get(c).mv == peg)?;
     }
-    let (our_peg, their_peg) = (
-        Move::Peg(mine.iter().next()?),
-        Move::Peg(theirs.iter().next()?),
-    );
-    let ours = tree.children(ROOT).find(|&c| tree.get(c).mv == our_peg)?;
-    let reply = tree.children(ours).find(|&c| tree.get(c).mv == their_peg)?;
-    Some(tree.subtree(reply))
+    Some(tree.subtree(node))
 }
 
 #[cfg(test)]
@@ -207,6 +219,23 @@ mod tests {
             deadline: None,
             iterations: Some(n),
         }
+    }
+
+    #[test]
+    fn the_tree_searched_after_a_swap_serves_the_next_turn() {
+        let swapped = play("F6 SWAP");
+        let mut searcher = Searcher::new(Params::default(), 1);
+        searcher.ponder(&swapped, &fixed(3000));
+        let reply = searcher.last.as_ref().unwrap().1.best_root_child().unwrap().mv;
+        let mut next = swapped.clone();
+        next.play(reply).unwrap();
+        let r = searcher.choose(&next, &fixed(10)).unwrap();
+        assert!(r.reused > 0, "nothing reused after {}", reply);
+        // Without a ponder, nothing is kept from one turn to the next.
+        let mut plain = Searcher::new(Params::default(), 1);
+        plain.choose(&swapped, &fixed(100));
+        let after = play("F6 SWAP E5");
+        assert_eq!(plain.choose(&after, &fixed(10)).unwrap().reused, 0);
     }
 
     #[test]
