@@ -60,7 +60,7 @@ impl Iteration {
                     pos.board().pegs(Player::One),
                 ];
                 let (winner, played) = if params.saves {
-                    saving_playout(&mut pos, rng, last)
+                    saving_playout(&mut pos, rng, last, params.cut_saves)
                 } else {
                     playout(&mut pos, rng)
                 };

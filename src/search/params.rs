@@ -51,6 +51,8 @@ params! {
     reuse_tree: bool = false,
     /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
     saves: bool = false,
+    /// With `saves`, playouts also answer a link that cuts one route of a two-way connection.
+    cut_saves: bool = false,
     /// Visits a leaf needs before its children are added.
     expand_after: u32 = 2,
     /// Most tree nodes kept (memory bound: 24 bytes each).
@@ -73,6 +75,6 @@ mod tests {
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 10);
+        assert_eq!(Params::NAMES.len(), 11);
     }
 }

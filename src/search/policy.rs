@@ -7,7 +7,7 @@
 
 use super::playout::Pools;
 use crate::board::Board;
-use crate::bridge::NEIGHBORS;
+use crate::bridge::{Bridge, CROSSINGS, NEIGHBORS};
 use crate::cell::{Cell, Player};
 use crate::position::Position;
 use crate::rng::FastRng;
@@ -35,6 +35,46 @@ pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     None
 }
 
+/// The hole where `p` saves a two-way connection that a new link of the opponent's peg on
+/// `x` cut: the link crosses the bridge from `p`'s peg `A` to a vacant corner of a
+/// parallelogram, so `p` takes the other corner.
+pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
+    let (mine, theirs) = (board.pegs(p), board.pegs(p.other()));
+    let occupied = board.occupied();
+    for nb in &NEIGHBORS[x.index()] {
+        if !theirs.has_index(nb.cell as usize) {
+            continue;
+        }
+        match Bridge::from_index(nb.bridge as usize) {
+            Some(link) if board.has_link(p.other(), link) => {}
+            _ => continue,
+        }
+        for &cut in &CROSSINGS[nb.bridge as usize] {
+            let (u, v) = match Bridge::from_index(cut as usize) {
+                Some(b) => b.ends(),
+                None => continue,
+            };
+            let (a, hole) = match (mine.has(u), mine.has(v)) {
+                (true, false) if !occupied.has(v) => (u, v),
+                (false, true) if !occupied.has(u) => (v, u),
+                _ => continue,
+            };
+            for other in &NEIGHBORS[hole.index()] {
+                let b = other.cell;
+                if b as usize != a.index()
+                    && mine.has_index(b as usize)
+                    && board.blocked_index(p, other.bridge as usize) == 0
+                {
+                    if let Some(c) = fourth_corner(board, p, hole, a.index() as u8, b) {
+                        return Some(c);
+                    }
+                }
+            }
+        }
+    }
+    None
+}
+
 /// `C = A + B - X` when it is a vacant hole `p` may play, links to both `a` and `b`, and those
 /// two are not joined already.
 fn fourth_corner(board: &Board, p: Player, x: Cell, a: u8, b: u8) -> Option<Cell> {
@@ -54,17 +94,27 @@ fn fourth_corner(board: &Board, p: Player, x: Cell, a: u8, b: u8) -> Option<Cell
 }
 
 /// Like [`super::playout::playout`], but a player whose two-way connection the last peg cut
-/// into saves it instead of playing at random. `last` is the peg placed just before `pos`.
+/// into (or, with `cuts`, whose links cut) saves it instead of playing at random. `last` is
+/// the peg placed just before `pos`.
 pub fn saving_playout(
     pos: &mut Position,
     rng: &mut FastRng,
     mut last: Option<Cell>,
+    cuts: bool,
 ) -> (Option<Player>, u32) {
     let mut pools = Pools::of(pos);
     let mut plies = 0;
     loop {
         let p = pos.to_move();
-        let reply = last.and_then(|x| save_reply(pos.board(), p, x));
+        let reply = last.and_then(|x| {
+            save_reply(pos.board(), p, x).or_else(|| {
+                if cuts {
+                    cut_reply(pos.board(), p, x)
+                } else {
+                    None
+                }
+            })
+        });
         let c = match reply {
             Some(c) => {
                 pools.remove(p, c);
@@ -105,11 +155,24 @@ mod tests {
     }
 
     #[test]
+    fn a_link_that_cuts_one_route_is_answered_on_the_other() {
+        // Player 1's link G4-F6 crosses E5-G6, one route between player 0's E5 and E7; the
+        // other route is C6.
+        let pos = Position::after("E5 G4 E7 F6").unwrap();
+        let x = cell("F6");
+        assert_eq!(save_reply(pos.board(), Player::Zero, x), None);
+        assert_eq!(cut_reply(pos.board(), Player::Zero, x), Some(cell("C6")));
+        // A peg that links nothing cuts nothing.
+        let quiet = Position::after("E5 G4 E7 K6").unwrap();
+        assert_eq!(cut_reply(quiet.board(), Player::Zero, cell("K6")), None);
+    }
+
+    #[test]
     fn a_saving_playout_ends_in_the_result_the_rules_give() {
         for seed in 0..200 {
             let mut rng = FastRng::new(seed);
             let mut pos = Position::new();
-            let (winner, plies) = saving_playout(&mut pos, &mut rng, None);
+            let (winner, plies) = saving_playout(&mut pos, &mut rng, None, seed % 2 == 0);
             let expected = winner.map_or(Outcome::Draw, Outcome::Win);
             assert_eq!(pos.outcome(), Some(expected), "seed {seed}");
             assert_eq!(pos.board().occupied().count(), plies);
