@@ -1,9 +1,33 @@
 //! A set of holes as three 64-bit words (144 cells do not fit a `u128`).
 
+use crate::bridge::DIRS;
 use crate::cell::{Cell, Player, CELLS};
 
 const WORDS: usize = 3;
 const _: () = assert!(CELLS <= WORDS * 64, "the bitboard must hold every cell");
+
+/// The knight-neighbours of every cell: where a peg could link to from there.
+pub static KNIGHTS: [Bitboard; CELLS] = knight_table();
+
+const fn knight_table() -> [Bitboard; CELLS] {
+    let mut out = [Bitboard::EMPTY; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        if let Some(c) = Cell::from_index(i) {
+            let mut k = 0;
+            while k < 8 {
+                let (dx, dy) = DIRS[k % 4];
+                let sign = if k < 4 { 1 } else { -1 };
+                if let Some(n) = c.offset(sign * dx, sign * dy) {
+                    out[i].0[n.index() / 64] |= 1u64 << (n.index() % 64);
+                }
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
 
 /// A set of cells, bit `i` standing for the cell of index `i`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -179,6 +203,16 @@ impl Iterator for BitIter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn knight_masks_hold_the_linkable_neighbours() {
+        for c in Cell::all() {
+            let linked: Bitboard = Cell::all()
+                .filter(|&o| crate::bridge::Bridge::between(c, o).is_some())
+                .collect();
+            assert_eq!(KNIGHTS[c.index()], linked, "{}", c);
+        }
+    }
 
     #[test]
     fn masks_have_the_right_sizes() {

@@ -50,7 +50,7 @@ params! {
     /// Keep the subtree of the position reached after our move and the opponent's reply.
     reuse_tree: bool = false,
     /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
-    saves: bool = false,
+    saves: bool = true,
     /// With `saves`, playouts also answer a link that cuts one route of a two-way connection.
     cut_saves: bool = false,
     /// Visits a leaf needs before its children are added.

@@ -6,9 +6,10 @@
 //! takes. When the opponent's peg lands on `X`, the reply on `C` keeps them joined.
 
 use super::playout::Pools;
+use crate::bitboard::KNIGHTS;
 use crate::board::Board;
-use crate::bridge::{Bridge, CROSSINGS, NEIGHBORS};
-use crate::cell::{Cell, Player};
+use crate::bridge::{CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
+use crate::cell::{Cell, Player, SIZE};
 use crate::position::Position;
 use crate::rng::FastRng;
 
@@ -16,6 +17,9 @@ use crate::rng::FastRng;
 /// there is one.
 pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     let mine = board.pegs(p);
+    if mine.and(KNIGHTS[x.index()]).count() < 2 {
+        return None;
+    }
     let mut ends = [0u8; 8];
     let mut n = 0;
     for nb in &NEIGHBORS[x.index()] {
@@ -40,32 +44,34 @@ pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
 /// parallelogram, so `p` takes the other corner.
 pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     let (mine, theirs) = (board.pegs(p), board.pegs(p.other()));
+    if theirs.and(KNIGHTS[x.index()]).is_empty() {
+        return None;
+    }
     let occupied = board.occupied();
     for nb in &NEIGHBORS[x.index()] {
-        if !theirs.has_index(nb.cell as usize) {
+        if !theirs.has_index(nb.cell as usize)
+            || !board.has_link_index(p.other(), nb.bridge as usize)
+        {
             continue;
         }
-        match Bridge::from_index(nb.bridge as usize) {
-            Some(link) if board.has_link(p.other(), link) => {}
-            _ => continue,
-        }
         for &cut in &CROSSINGS[nb.bridge as usize] {
-            let (u, v) = match Bridge::from_index(cut as usize) {
-                Some(b) => b.ends(),
-                None => continue,
-            };
-            let (a, hole) = match (mine.has(u), mine.has(v)) {
-                (true, false) if !occupied.has(v) => (u, v),
-                (false, true) if !occupied.has(u) => (v, u),
+            if cut == NO_BRIDGE {
+                continue;
+            }
+            let (u, v) = bridge_ends(cut as usize);
+            let (a, hole) = match (mine.has_index(u), mine.has_index(v)) {
+                (true, false) if !occupied.has_index(v) => (u, v),
+                (false, true) if !occupied.has_index(u) => (v, u),
                 _ => continue,
             };
-            for other in &NEIGHBORS[hole.index()] {
+            for other in &NEIGHBORS[hole] {
                 let b = other.cell;
-                if b as usize != a.index()
+                if b as usize != a
                     && mine.has_index(b as usize)
                     && board.blocked_index(p, other.bridge as usize) == 0
                 {
-                    if let Some(c) = fourth_corner(board, p, hole, a.index() as u8, b) {
+                    let hole = Cell::from_index(hole)?;
+                    if let Some(c) = fourth_corner(board, p, hole, a as u8, b) {
                         return Some(c);
                     }
                 }
@@ -73,6 +79,15 @@ pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
         }
     }
     None
+}
+
+/// The cell indices of the two ends of the bridge of index `b` (lower end `b / 4`, direction
+/// `b % 4`).
+#[inline]
+fn bridge_ends(b: usize) -> (usize, usize) {
+    let (dx, dy) = DIRS[b % 4];
+    let lower = b / 4;
+    (lower, (lower as i32 + dy * SIZE as i32 + dx) as usize)
 }
 
 /// `C = A + B - X` when it is a vacant hole `p` may play, links to both `a` and `b`, and those
