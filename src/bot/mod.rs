@@ -257,6 +257,26 @@ mod tests {
     }
 
     #[test]
+    fn the_search_after_a_swap_carries_over_to_the_next_turn() {
+        // E7 is swapped to player 1's G5; player 0 answers D4. The swap turn's search saw
+        // every reply at least once (200 playouts, about 120 replies).
+        let (code, out, log) = run("E7\n0\n0\n1\nE7\n0\nD4\n1\nG5\n0\n1\nD4\n0\n");
+        assert_eq!(code, 0);
+        assert!(out.starts_with("SWAP"), "{out}");
+        let turn2 = log.lines().find(|l| l.starts_with("turn 2:")).unwrap();
+        let reused: u32 = turn2
+            .split("reused ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(reused > 0, "{turn2}");
+    }
+
+    #[test]
     fn unknown_board_exits_with_status_two() {
         let (code, out, log) = run("FIRST\n0\n0\nxyz\n");
         assert_eq!(code, EXIT_BAD_INPUT);

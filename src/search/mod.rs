@@ -226,7 +226,14 @@ mod tests {
         let swapped = play("F6 SWAP");
         let mut searcher = Searcher::new(Params::default(), 1);
         searcher.ponder(&swapped, &fixed(3000));
-        let reply = searcher.last.as_ref().unwrap().1.best_root_child().unwrap().mv;
+        let reply = searcher
+            .last
+            .as_ref()
+            .unwrap()
+            .1
+            .best_root_child()
+            .unwrap()
+            .mv;
         let mut next = swapped.clone();
         next.play(reply).unwrap();
         let r = searcher.choose(&next, &fixed(10)).unwrap();

@@ -95,15 +95,14 @@ fn bridge_ends(b: usize) -> (usize, usize) {
 fn fourth_corner(board: &Board, p: Player, x: Cell, a: u8, b: u8) -> Option<Cell> {
     let (ca, cb) = (Cell::from_index(a as usize)?, Cell::from_index(b as usize)?);
     let c = Cell::new(ca.x() + cb.x() - x.x(), ca.y() + cb.y() - x.y())?;
-    if board.owner(c).is_some()
-        || !c.allowed_for(p)
-        || board.same_group(a as usize, b as usize)
-    {
+    if board.owner(c).is_some() || !c.allowed_for(p) || board.same_group(a as usize, b as usize) {
         return None;
     }
     let open = NEIGHBORS[c.index()]
         .iter()
-        .filter(|nb| (nb.cell == a || nb.cell == b) && board.blocked_index(p, nb.bridge as usize) == 0)
+        .filter(|nb| {
+            (nb.cell == a || nb.cell == b) && board.blocked_index(p, nb.bridge as usize) == 0
+        })
         .count();
     (open == 2).then_some(c)
 }
@@ -161,7 +160,10 @@ mod tests {
     fn an_intrusion_into_a_parallelogram_is_answered_at_its_fourth_corner() {
         // Player 0's E5 (x 4, y 4) and E7 (x 4, y 6) share the knight-neighbours C6 and G6.
         let pos = Position::after("E5 A2 E7 C6").unwrap();
-        assert_eq!(save_reply(pos.board(), Player::Zero, cell("C6")), Some(cell("G6")));
+        assert_eq!(
+            save_reply(pos.board(), Player::Zero, cell("C6")),
+            Some(cell("G6"))
+        );
         // Once the two are joined through G6, there is nothing to save.
         let joined = Position::after("E5 A2 E7 A3 G6 C6").unwrap();
         assert_eq!(save_reply(joined.board(), Player::Zero, cell("C6")), None);
