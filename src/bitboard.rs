@@ -19,7 +19,7 @@ const fn knight_table() -> [Bitboard; CELLS] {
                 let (dx, dy) = DIRS[k % 4];
                 let sign = if k < 4 { 1 } else { -1 };
                 if let Some(n) = c.offset(sign * dx, sign * dy) {
-                    out[i].0[n.index() / 64] |= 1u64 << (n.index() % 64);
+                    out[i] = out[i].with_index(n.index());
                 }
                 k += 1;
             }
@@ -84,6 +84,12 @@ impl Bitboard {
     #[inline]
     pub(crate) const fn has_index(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 != 0
+    }
+
+    /// The set plus the cell of index `i` (below 192), for building tables in `const fn`s.
+    pub(crate) const fn with_index(mut self, i: usize) -> Bitboard {
+        self.0[i / 64] |= 1u64 << (i % 64);
+        self
     }
 
     /// Adds the cell of index `i` (a hole's index: the caller vouches).

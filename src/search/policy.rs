@@ -6,9 +6,9 @@
 //! takes. When the opponent's peg lands on `X`, the reply on `C` keeps them joined.
 
 use super::playout::Pools;
-use crate::bitboard::KNIGHTS;
+use crate::bitboard::{Bitboard, KNIGHTS};
 use crate::board::Board;
-use crate::bridge::{CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
+use crate::bridge::{crossing_table, BRIDGES, CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::Position;
 use crate::rng::FastRng;
@@ -50,6 +50,7 @@ pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     let occupied = board.occupied();
     for nb in &NEIGHBORS[x.index()] {
         if !theirs.has_index(nb.cell as usize)
+            || mine.and(CROSSED_ENDS[nb.bridge as usize]).is_empty()
             || !board.has_link_index(p.other(), nb.bridge as usize)
         {
             continue;
@@ -81,10 +82,33 @@ pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     None
 }
 
+/// For every bridge, the ends of the bridges it crosses: a link there can only cut a route of
+/// a player with a peg among them.
+static CROSSED_ENDS: [Bitboard; BRIDGES] = crossed_ends();
+
+const fn crossed_ends() -> [Bitboard; BRIDGES] {
+    let crossings = crossing_table();
+    let mut out = [Bitboard::EMPTY; BRIDGES];
+    let mut b = 0;
+    while b < BRIDGES {
+        let mut k = 0;
+        while k < 9 {
+            let cut = crossings[b][k] as usize;
+            if cut != NO_BRIDGE as usize {
+                let (u, v) = bridge_ends(cut);
+                out[b] = out[b].with_index(u).with_index(v);
+            }
+            k += 1;
+        }
+        b += 1;
+    }
+    out
+}
+
 /// The cell indices of the two ends of the bridge of index `b` (lower end `b / 4`, direction
 /// `b % 4`).
 #[inline]
-fn bridge_ends(b: usize) -> (usize, usize) {
+const fn bridge_ends(b: usize) -> (usize, usize) {
     let (dx, dy) = DIRS[b % 4];
     let lower = b / 4;
     (lower, (lower as i32 + dy * SIZE as i32 + dx) as usize)
