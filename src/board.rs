@@ -1,18 +1,18 @@
 //! The fast board: pegs as bitboards, links stored once per bridge (T1), per-player crossing
-//! counters, and union-find connectivity with two virtual border nodes per player.
+//! counters, and union-find connectivity whose groups are tagged with the borders they touch.
 
 use crate::bitboard::Bitboard;
 use crate::bridge::{Bridge, BRIDGES, CROSSINGS, NEIGHBORS};
 use crate::cell::{Cell, Player, CELLS, SIZE};
 use crate::unionfind::UnionFind;
 
-/// Union-find node of a player's first border (player 0: row 1, player 1: column A).
-const fn border_node(p: Player, far: bool) -> usize {
-    CELLS + 2 * p.index() + far as usize
+/// The union-find tags of the borders of `p` that `c` lies on: 1 for the first border
+/// (player 0: row 1, player 1: column A), 2 for the far one, so a group tagged 3 has won.
+#[inline]
+fn border_tags(p: Player, c: Cell) -> u8 {
+    let v = if p == Player::Zero { c.y() } else { c.x() };
+    (v == 0) as u8 | ((v == SIZE as i32 - 1) as u8) << 1
 }
-
-/// Union-find nodes: every cell plus four virtual border nodes.
-pub const NODES: usize = CELLS + 4;
 
 /// Pegs, links and connectivity. It knows no turn order; [`crate::position::Position`] does.
 #[derive(Clone)]
@@ -23,7 +23,9 @@ pub struct Board {
     /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the last slot
     /// absorbs writes through [`crate::bridge::NO_BRIDGE`]).
     blocked: [[u8; BRIDGES + 1]; 2],
-    groups: UnionFind<NODES>,
+    groups: UnionFind<CELLS>,
+    /// Whether each player has joined its borders.
+    won: [bool; 2],
 }
 
 impl std::fmt::Debug for Board {
@@ -51,6 +53,7 @@ impl Board {
             links: [[Bitboard::EMPTY; 4]; 2],
             blocked: [[0; BRIDGES + 1]; 2],
             groups: UnionFind::new(),
+            won: [false; 2],
         }
     }
 
@@ -107,13 +110,11 @@ impl Board {
 
     /// Whether `p`'s links join its two borders.
     #[inline]
-    pub fn connected(&mut self, p: Player) -> bool {
-        self.groups
-            .same(border_node(p, false), border_node(p, true))
+    pub fn connected(&self, p: Player) -> bool {
+        self.won[p.index()]
     }
 
-    /// Whether `a` and `b` are joined by a chain of links (or are the same peg), all pegs on
-    /// one of a player's borders counting as joined through its virtual border node.
+    /// Whether `a` and `b` are joined by a chain of links (or are the same peg).
     #[cfg(not(codingame))]
     pub fn joined(&mut self, a: Cell, b: Cell) -> bool {
         self.groups.same(a.index(), b.index())
@@ -122,18 +123,10 @@ impl Board {
     /// Whether `p`'s peg on the vacant, allowed hole `c` would join `p`'s borders, worked
     /// out from the groups it would link to, without placing it.
     pub fn wins_at(&self, p: Player, c: Cell) -> bool {
-        let (near, far) = (
-            self.groups.root(border_node(p, false)),
-            self.groups.root(border_node(p, true)),
-        );
-        let coord = if p == Player::Zero { c.y() } else { c.x() };
-        let (mut touches_near, mut touches_far) = (coord == 0, coord == SIZE as i32 - 1);
-        for other in self.would_link(p, c) {
-            let r = self.groups.root(other);
-            touches_near |= r == near;
-            touches_far |= r == far;
-        }
-        touches_near && touches_far
+        let tags = self
+            .would_link(p, c)
+            .fold(border_tags(p, c), |t, other| t | self.groups.tags(other));
+        tags == 3
     }
 
     /// The indices of `p`'s pegs that a peg of `p` on the vacant hole `c` would link to.
@@ -168,13 +161,7 @@ impl Board {
     /// Puts a peg down without making links (loading a listed position).
     pub fn put_peg(&mut self, p: Player, c: Cell) {
         self.pegs[p.index()].insert(c);
-        if c.on_border_of(p) {
-            let far = match p {
-                Player::Zero => c.y() == SIZE as i32 - 1,
-                Player::One => c.x() == SIZE as i32 - 1,
-            };
-            self.groups.union(c.index(), border_node(p, far));
-        }
+        self.groups.tag(c.index(), border_tags(p, c));
     }
 
     /// Sets `p`'s link on bridge `b` whatever the counters say (loading a listed position:
@@ -196,7 +183,7 @@ impl Board {
         for &x in &CROSSINGS[b] {
             opp[x as usize] += 1;
         }
-        self.groups.union(a, other);
+        self.won[pi] |= self.groups.union(a, other) == 3;
     }
 
     /// Recomputes the crossing counters from the links alone (for checking the incremental

@@ -215,9 +215,9 @@ impl Position {
     #[inline]
     pub fn place_and_check(&mut self, c: Cell) -> bool {
         let p = self.to_move;
-        let links = self.board.place(p, c);
+        self.board.place(p, c);
         self.to_move = p.other();
-        links > 0 && self.board.connected(p)
+        self.board.connected(p)
     }
 }
 

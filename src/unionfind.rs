@@ -1,10 +1,12 @@
 //! Union-find over a fixed number of nodes, for connectivity that only ever grows.
 
-/// Disjoint sets of `N` nodes (`N` at most 256), with union by size and path halving.
+/// Disjoint sets of `N` nodes (`N` at most 256), with union by size and path halving. Every
+/// set carries tag bits: the union of its members' tags.
 #[derive(Clone)]
 pub struct UnionFind<const N: usize> {
     parent: [u8; N],
     size: [u8; N],
+    tags: [u8; N],
 }
 
 impl<const N: usize> Default for UnionFind<N> {
@@ -14,7 +16,7 @@ impl<const N: usize> Default for UnionFind<N> {
 }
 
 impl<const N: usize> UnionFind<N> {
-    /// Every node alone in its set.
+    /// Every node alone in its set, untagged.
     pub fn new() -> Self {
         let mut parent = [0u8; N];
         for (i, p) in parent.iter_mut().enumerate() {
@@ -23,6 +25,7 @@ impl<const N: usize> UnionFind<N> {
         UnionFind {
             parent,
             size: [1; N],
+            tags: [0; N],
         }
     }
 
@@ -46,18 +49,32 @@ impl<const N: usize> UnionFind<N> {
         a
     }
 
-    /// Joins the sets of `a` and `b`.
+    /// The tags of `a`'s set.
     #[inline]
-    pub fn union(&mut self, a: usize, b: usize) {
+    pub fn tags(&self, a: usize) -> u8 {
+        self.tags[self.root(a)]
+    }
+
+    /// Adds `bits` to the tags of `a`'s set.
+    #[inline]
+    pub fn tag(&mut self, a: usize, bits: u8) {
+        let r = self.find(a);
+        self.tags[r] |= bits;
+    }
+
+    /// Joins the sets of `a` and `b`; returns the tags of the joined set.
+    #[inline]
+    pub fn union(&mut self, a: usize, b: usize) -> u8 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return;
+        if ra != rb {
+            if self.size[ra] < self.size[rb] {
+                std::mem::swap(&mut ra, &mut rb);
+            }
+            self.parent[rb] = ra as u8;
+            self.size[ra] = self.size[ra].saturating_add(self.size[rb]);
+            self.tags[ra] |= self.tags[rb];
         }
-        if self.size[ra] < self.size[rb] {
-            std::mem::swap(&mut ra, &mut rb);
-        }
-        self.parent[rb] = ra as u8;
-        self.size[ra] = self.size[ra].saturating_add(self.size[rb]);
+        self.tags[ra]
     }
 
     /// Whether `a` and `b` are in one set.
@@ -80,5 +97,17 @@ mod tests {
         uf.union(2, 3);
         assert!(uf.same(1, 4));
         assert!(!uf.same(0, 1));
+    }
+
+    #[test]
+    fn a_set_carries_its_members_tags() {
+        let mut uf = UnionFind::<10>::new();
+        uf.tag(1, 1);
+        uf.tag(4, 2);
+        assert_eq!(uf.union(1, 2), 1);
+        assert_eq!(uf.tags(3), 0);
+        assert_eq!(uf.union(3, 4), 2);
+        assert_eq!(uf.union(2, 3), 3);
+        assert_eq!(uf.tags(4), 3);
     }
 }
