@@ -195,9 +195,7 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         match mv {
-            Move::Peg(c) => {
-                self.board.place(self.to_move, c);
-            }
+            Move::Peg(c) => self.board.place(self.to_move, c),
             Move::Swap => {
                 let first = self.board.pegs(Player::Zero).iter().next();
                 let mut board = Board::new();
