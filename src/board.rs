@@ -132,7 +132,7 @@ impl Board {
     /// The neighbours of the vacant hole `c` that a peg of `p` there would link to. Which
     /// ones is worked out without branches, which the random boards of playouts would
     /// mispredict: bit `k` of the mask stands for `c`'s neighbour `k`.
-    #[inline]
+    #[inline(always)]
     fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = Neighbor> {
         let (pi, near) = (p.index(), &NEIGHBORS[c.index()]);
         let mut mask = 0u32;
@@ -150,6 +150,7 @@ impl Board {
 
     /// Places `p`'s peg on the vacant hole `c` and makes every link PP allows. The caller
     /// checks that the hole is vacant and allowed to `p`.
+    #[inline(always)]
     pub fn place(&mut self, p: Player, c: Cell) {
         debug_assert!(self.owner(c).is_none() && c.allowed_for(p));
         self.put_peg(p, c);
@@ -160,6 +161,7 @@ impl Board {
     }
 
     /// Puts a peg down without making links (loading a listed position).
+    #[inline(always)]
     pub fn put_peg(&mut self, p: Player, c: Cell) {
         self.pegs[p.index()].insert(c);
         self.groups.tag(c.index(), border_tags(p, c));
@@ -177,7 +179,7 @@ impl Board {
 
     /// Makes player `pi`'s link on bridge `b` (lower end `b / 4`, direction `b % 4`) between
     /// cells `a` and `other`: the playout's hot path, so plain indices.
-    #[inline]
+    #[inline(always)]
     fn link_indices(&mut self, pi: usize, b: usize, a: usize, other: usize) {
         self.links[pi][b % 4].insert_index(b / 4);
         let opp = &mut self.blocked[1 - pi];
