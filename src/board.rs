@@ -160,7 +160,7 @@ impl Board {
         }
     }
 
-    /// Puts a peg down without making links (loading a listed position).
+    /// Puts a peg down on a vacant hole without making links (loading a listed position).
     #[inline(always)]
     pub fn put_peg(&mut self, p: Player, c: Cell) {
         self.pegs[p.index()].insert(c);

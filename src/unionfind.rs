@@ -59,11 +59,11 @@ impl<const N: usize> UnionFind<N> {
         self.tags[self.root(a)]
     }
 
-    /// Adds `bits` to the tags of `a`'s set.
+    /// Sets the tags of `a`, which must still be alone in its set.
     #[inline]
     pub fn tag(&mut self, a: usize, bits: u8) {
-        let r = self.find(a);
-        self.tags[r] |= bits;
+        debug_assert!(self.parent[a] as usize == a && self.size[a] == 1);
+        self.tags[a] = bits;
     }
 
     /// Joins the sets of `a` and `b`; returns the tags of the joined set.
