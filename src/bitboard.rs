@@ -167,7 +167,7 @@ impl Bitboard {
     pub fn iter(&self) -> BitIter {
         BitIter {
             words: self.0,
-            word: 0,
+            base: 0,
         }
     }
 }
@@ -185,8 +185,10 @@ impl FromIterator<Cell> for Bitboard {
 
 /// Iterator over the cells of a [`Bitboard`].
 pub struct BitIter {
+    /// The cells not listed yet; emptied words are rotated out, so `words[0]` is read.
     words: [u64; WORDS],
-    word: usize,
+    /// Index of the cell of bit 0 of `words[0]`.
+    base: usize,
 }
 
 impl Iterator for BitIter {
@@ -194,15 +196,16 @@ impl Iterator for BitIter {
 
     #[inline]
     fn next(&mut self) -> Option<Cell> {
-        while self.word < WORDS {
-            let w = self.words[self.word];
-            if w != 0 {
-                self.words[self.word] = w & (w - 1);
-                return Cell::from_index(self.word * 64 + w.trailing_zeros() as usize);
+        while self.words[0] == 0 {
+            if self.words == [0; WORDS] {
+                return None;
             }
-            self.word += 1;
+            self.words.rotate_left(1);
+            self.base += 64;
         }
-        None
+        let w = self.words[0];
+        self.words[0] = w & (w - 1);
+        Some(Cell::of_hole(self.base + w.trailing_zeros() as usize))
     }
 }
 

@@ -1,18 +1,18 @@
 //! The fast board: pegs as bitboards, links stored once per bridge (T1), per-player crossing
-//! counters, and union-find connectivity with two virtual border nodes per player.
+//! counters, and union-find connectivity whose groups are tagged with the borders they touch.
 
 use crate::bitboard::Bitboard;
-use crate::bridge::{Bridge, BRIDGES, CROSSINGS, NEIGHBORS};
+use crate::bridge::{Bridge, Neighbor, BRIDGES, CROSSINGS, NEIGHBORS};
 use crate::cell::{Cell, Player, CELLS, SIZE};
 use crate::unionfind::UnionFind;
 
-/// Union-find node of a player's first border (player 0: row 1, player 1: column A).
-const fn border_node(p: Player, far: bool) -> usize {
-    CELLS + 2 * p.index() + far as usize
+/// The union-find tags of the borders of `p` that `c` lies on: 1 for the first border
+/// (player 0: row 1, player 1: column A), 2 for the far one, so a group tagged 3 has won.
+#[inline]
+fn border_tags(p: Player, c: Cell) -> u8 {
+    let v = if p == Player::Zero { c.y() } else { c.x() };
+    (v == 0) as u8 | ((v == SIZE as i32 - 1) as u8) << 1
 }
-
-/// Union-find nodes: every cell plus four virtual border nodes.
-pub const NODES: usize = CELLS + 4;
 
 /// Pegs, links and connectivity. It knows no turn order; [`crate::position::Position`] does.
 #[derive(Clone)]
@@ -23,7 +23,9 @@ pub struct Board {
     /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the last slot
     /// absorbs writes through [`crate::bridge::NO_BRIDGE`]).
     blocked: [[u8; BRIDGES + 1]; 2],
-    groups: UnionFind<NODES>,
+    groups: UnionFind<CELLS>,
+    /// Whether each player has joined its borders.
+    won: [bool; 2],
 }
 
 impl std::fmt::Debug for Board {
@@ -51,6 +53,7 @@ impl Board {
             links: [[Bitboard::EMPTY; 4]; 2],
             blocked: [[0; BRIDGES + 1]; 2],
             groups: UnionFind::new(),
+            won: [false; 2],
         }
     }
 
@@ -126,13 +129,11 @@ impl Board {
 
     /// Whether `p`'s links join its two borders.
     #[inline]
-    pub fn connected(&mut self, p: Player) -> bool {
-        self.groups
-            .same(border_node(p, false), border_node(p, true))
+    pub fn connected(&self, p: Player) -> bool {
+        self.won[p.index()]
     }
 
-    /// Whether `a` and `b` are joined by a chain of links (or are the same peg), all pegs on
-    /// one of a player's borders counting as joined through its virtual border node.
+    /// Whether `a` and `b` are joined by a chain of links (or are the same peg).
     #[cfg(not(codingame))]
     pub fn joined(&mut self, a: Cell, b: Cell) -> bool {
         self.groups.same(a.index(), b.index())
@@ -141,59 +142,48 @@ impl Board {
     /// Whether `p`'s peg on the vacant, allowed hole `c` would join `p`'s borders, worked
     /// out from the groups it would link to, without placing it.
     pub fn wins_at(&self, p: Player, c: Cell) -> bool {
-        let (near, far) = (
-            self.groups.root(border_node(p, false)),
-            self.groups.root(border_node(p, true)),
-        );
-        let coord = if p == Player::Zero { c.y() } else { c.x() };
-        let (mut touches_near, mut touches_far) = (coord == 0, coord == SIZE as i32 - 1);
-        for other in self.would_link(p, c) {
-            let r = self.groups.root(other);
-            touches_near |= r == near;
-            touches_far |= r == far;
-        }
-        touches_near && touches_far
+        let tags = self.would_link(p, c).fold(border_tags(p, c), |t, n| {
+            t | self.groups.tags(n.cell as usize)
+        });
+        tags == 3
     }
 
-    /// The indices of `p`'s pegs that a peg of `p` on the vacant hole `c` would link to.
-    #[inline]
-    pub fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = usize> + '_ {
-        let pi = p.index();
-        // A missing neighbour points at corner A1, which never holds a peg.
-        NEIGHBORS[c.index()].iter().filter_map(move |n| {
-            let (other, b) = (n.cell as usize, n.bridge as usize);
-            (self.pegs[pi].has_index(other) && self.blocked[pi][b] == 0).then_some(other)
+    /// The neighbours of the vacant hole `c` that a peg of `p` there would link to. Which
+    /// ones is worked out without branches, which the random boards of playouts would
+    /// mispredict: bit `k` of the mask stands for `c`'s neighbour `k`.
+    #[inline(always)]
+    fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = Neighbor> {
+        let (pi, near) = (p.index(), &NEIGHBORS[c.index()]);
+        let mut mask = 0u32;
+        for (k, n) in near.iter().enumerate() {
+            // A missing neighbour points at corner A1, which never holds a peg.
+            let own = self.pegs[pi].has_index(n.cell as usize);
+            mask |= ((own & (self.blocked[pi][n.bridge as usize] == 0)) as u32) << k;
+        }
+        std::iter::from_fn(move || {
+            let k = mask.trailing_zeros() as usize;
+            mask &= mask.wrapping_sub(1);
+            near.get(k).copied()
         })
     }
 
     /// Places `p`'s peg on the vacant hole `c` and makes every link PP allows. The caller
-    /// checks that the hole is vacant and allowed to `p`. Returns how many links were made.
-    pub fn place(&mut self, p: Player, c: Cell) -> u32 {
+    /// checks that the hole is vacant and allowed to `p`.
+    #[inline(always)]
+    pub fn place(&mut self, p: Player, c: Cell) {
         debug_assert!(self.owner(c).is_none() && c.allowed_for(p));
         self.put_peg(p, c);
-        let pi = p.index();
-        let mut made = 0;
-        for n in &NEIGHBORS[c.index()] {
-            // A missing neighbour points at corner A1, which never holds a peg.
-            let (other, b) = (n.cell as usize, n.bridge as usize);
-            if self.pegs[pi].has_index(other) && self.blocked[pi][b] == 0 {
-                self.link_indices(pi, b, c.index(), other);
-                made += 1;
-            }
+        for n in self.would_link(p, c) {
+            let (b, other) = (n.bridge as usize, n.cell as usize);
+            self.link_indices(p.index(), b, c.index(), other);
         }
-        made
     }
 
-    /// Puts a peg down without making links (loading a listed position).
+    /// Puts a peg down on a vacant hole without making links (loading a listed position).
+    #[inline(always)]
     pub fn put_peg(&mut self, p: Player, c: Cell) {
         self.pegs[p.index()].insert(c);
-        if c.on_border_of(p) {
-            let far = match p {
-                Player::Zero => c.y() == SIZE as i32 - 1,
-                Player::One => c.x() == SIZE as i32 - 1,
-            };
-            self.groups.union(c.index(), border_node(p, far));
-        }
+        self.groups.tag(c.index(), border_tags(p, c));
     }
 
     /// Sets `p`'s link on bridge `b` whatever the counters say (loading a listed position:
@@ -208,14 +198,14 @@ impl Board {
 
     /// Makes player `pi`'s link on bridge `b` (lower end `b / 4`, direction `b % 4`) between
     /// cells `a` and `other`: the playout's hot path, so plain indices.
-    #[inline]
+    #[inline(always)]
     fn link_indices(&mut self, pi: usize, b: usize, a: usize, other: usize) {
         self.links[pi][b % 4].insert_index(b / 4);
         let opp = &mut self.blocked[1 - pi];
         for &x in &CROSSINGS[b] {
             opp[x as usize] += 1;
         }
-        self.groups.union(a, other);
+        self.won[pi] |= self.groups.union(a, other) == 3;
     }
 
     /// Recomputes the crossing counters from the links alone (for checking the incremental
@@ -255,19 +245,22 @@ mod tests {
     #[test]
     fn a_knight_pair_links_and_a_crossing_opponent_link_blocks() {
         let mut b = Board::new();
-        assert_eq!(b.place(Player::Zero, cell("E5")), 0);
-        assert_eq!(b.place(Player::Zero, cell("F7")), 1);
+        b.place(Player::Zero, cell("E5"));
+        b.place(Player::Zero, cell("F7"));
+        assert_eq!(b.links(Player::Zero).count(), 1);
         let e5f7 = Bridge::between(cell("E5"), cell("F7")).unwrap();
         assert!(b.has_link(Player::Zero, e5f7));
         // D6-F5 crosses E5-F7, so player 1's pegs there stay apart.
         let d6f5 = Bridge::between(cell("D6"), cell("F5")).unwrap();
         assert!(e5f7.crossings().any(|x| x == d6f5));
         b.place(Player::One, cell("D6"));
-        assert_eq!(b.place(Player::One, cell("F5")), 0);
+        b.place(Player::One, cell("F5"));
+        assert_eq!(b.links(Player::One).count(), 0);
         assert!(!b.has_link(Player::One, d6f5));
         assert_eq!(b.blocked(Player::One, d6f5), 1);
         // A link that crosses nothing is made.
-        assert_eq!(b.place(Player::One, cell("H6")), 1);
+        b.place(Player::One, cell("H6"));
+        assert_eq!(b.links(Player::One).count(), 1);
         assert!(b.joined(cell("F5"), cell("H6")));
     }
 

@@ -86,6 +86,14 @@ impl Cell {
         }
     }
 
+    /// The hole with this index, which the caller vouches for (a bit of a bitboard: they
+    /// only ever hold holes).
+    #[inline]
+    pub(crate) const fn of_hole(i: usize) -> Cell {
+        debug_assert!(Cell::from_index(i).is_some());
+        Cell(i as u8)
+    }
+
     /// `y * 12 + x`, in `0..144`.
     #[inline]
     pub const fn index(self) -> usize {

@@ -195,9 +195,7 @@ impl Position {
     #[inline]
     pub fn play_unchecked(&mut self, mv: Move) {
         match mv {
-            Move::Peg(c) => {
-                self.board.place(self.to_move, c);
-            }
+            Move::Peg(c) => self.board.place(self.to_move, c),
             Move::Swap => {
                 let first = self.board.pegs(Player::Zero).iter().next();
                 let mut board = Board::new();
@@ -215,9 +213,9 @@ impl Position {
     #[inline]
     pub fn place_and_check(&mut self, c: Cell) -> bool {
         let p = self.to_move;
-        let links = self.board.place(p, c);
+        self.board.place(p, c);
         self.to_move = p.other();
-        links > 0 && self.board.connected(p)
+        self.board.connected(p)
     }
 }
 

@@ -1,10 +1,12 @@
 //! Union-find over a fixed number of nodes, for connectivity that only ever grows.
 
-/// Disjoint sets of `N` nodes (`N` at most 256), with union by size and path halving.
+/// Disjoint sets of `N` nodes (`N` at most 256), with union by size and path halving. Every
+/// set carries tag bits: the union of its members' tags.
 #[derive(Clone)]
 pub struct UnionFind<const N: usize> {
     parent: [u8; N],
     size: [u8; N],
+    tags: [u8; N],
 }
 
 impl<const N: usize> Default for UnionFind<N> {
@@ -14,7 +16,7 @@ impl<const N: usize> Default for UnionFind<N> {
 }
 
 impl<const N: usize> UnionFind<N> {
-    /// Every node alone in its set.
+    /// Every node alone in its set, untagged.
     pub fn new() -> Self {
         let mut parent = [0u8; N];
         for (i, p) in parent.iter_mut().enumerate() {
@@ -23,18 +25,23 @@ impl<const N: usize> UnionFind<N> {
         UnionFind {
             parent,
             size: [1; N],
+            tags: [0; N],
         }
     }
 
-    /// The representative of `a`'s set.
+    /// The representative of `a`'s set. Path halving points each node passed at its
+    /// grandparent (a no-op at a root and its children); most nodes sit at most two below
+    /// their root, so the loop seldom goes round twice, and the branch is well predicted.
     #[inline]
     pub fn find(&mut self, mut a: usize) -> usize {
-        while self.parent[a] as usize != a {
+        loop {
             let grand = self.parent[self.parent[a] as usize];
             self.parent[a] = grand;
             a = grand as usize;
+            if self.parent[a] as usize == a {
+                return a;
+            }
         }
-        a
     }
 
     /// The representative of `a`'s set, without compressing paths (for `&self` queries).
@@ -46,18 +53,32 @@ impl<const N: usize> UnionFind<N> {
         a
     }
 
-    /// Joins the sets of `a` and `b`.
+    /// The tags of `a`'s set.
     #[inline]
-    pub fn union(&mut self, a: usize, b: usize) {
+    pub fn tags(&self, a: usize) -> u8 {
+        self.tags[self.root(a)]
+    }
+
+    /// Sets the tags of `a`, which must still be alone in its set.
+    #[inline]
+    pub fn tag(&mut self, a: usize, bits: u8) {
+        debug_assert!(self.parent[a] as usize == a && self.size[a] == 1);
+        self.tags[a] = bits;
+    }
+
+    /// Joins the sets of `a` and `b`; returns the tags of the joined set.
+    #[inline]
+    pub fn union(&mut self, a: usize, b: usize) -> u8 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
-        if ra == rb {
-            return;
+        if ra != rb {
+            if self.size[ra] < self.size[rb] {
+                std::mem::swap(&mut ra, &mut rb);
+            }
+            self.parent[rb] = ra as u8;
+            self.size[ra] = self.size[ra].saturating_add(self.size[rb]);
+            self.tags[ra] |= self.tags[rb];
         }
-        if self.size[ra] < self.size[rb] {
-            std::mem::swap(&mut ra, &mut rb);
-        }
-        self.parent[rb] = ra as u8;
-        self.size[ra] = self.size[ra].saturating_add(self.size[rb]);
+        self.tags[ra]
     }
 
     /// Whether `a` and `b` are in one set.
@@ -80,5 +101,17 @@ mod tests {
         uf.union(2, 3);
         assert!(uf.same(1, 4));
         assert!(!uf.same(0, 1));
+    }
+
+    #[test]
+    fn a_set_carries_its_members_tags() {
+        let mut uf = UnionFind::<10>::new();
+        uf.tag(1, 1);
+        uf.tag(4, 2);
+        assert_eq!(uf.union(1, 2), 1);
+        assert_eq!(uf.tags(3), 0);
+        assert_eq!(uf.union(3, 4), 2);
+        assert_eq!(uf.union(2, 3), 3);
+        assert_eq!(uf.tags(4), 3);
     }
 }

@@ -26,24 +26,9 @@ fn random_game(seed: u64, plies: usize) -> (Position, RefGame) {
     (fast, slow)
 }
 
-/// Which of `p`'s borders `c` is on: 0 or 1 for the near and far one, `None` inside.
-fn border_side(p: Player, c: Cell) -> Option<bool> {
-    let v = if p == Player::Zero { c.y() } else { c.x() };
-    (v == 0 || v == 11).then_some(v == 11)
-}
-
-/// Cells reachable from `from` through `p`'s links, by breadth-first search; pegs on one
-/// border all count as joined (the union-find's virtual border nodes).
+/// Cells reachable from `from` through `p`'s links, by breadth-first search.
 fn reachable(slow: &RefGame, p: Player, from: Cell) -> Vec<Cell> {
-    let mut links = slow.links(p);
-    let pegs = slow.pegs(p);
-    for &a in &pegs {
-        for &b in &pegs {
-            if a != b && border_side(p, a).is_some() && border_side(p, a) == border_side(p, b) {
-                links.push((a, b));
-            }
-        }
-    }
+    let links = slow.links(p);
     let mut seen = vec![from];
     let mut queue = VecDeque::from([from]);
     while let Some(c) = queue.pop_front() {

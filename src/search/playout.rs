@@ -6,13 +6,18 @@ use crate::cell::{Cell, Player};
 use crate::position::Position;
 use crate::rng::FastRng;
 
-/// Vacant holes split by who may use them: both players, or only one of them.
+/// Vacant holes split in three parts by who may use them: player 0 only (its own border
+/// rows), both players, player 1 only (its own border columns).
 pub(super) struct Pools {
-    shared: [Cell; 100],
-    shared_len: usize,
-    own: [[Cell; 20]; 2],
-    own_len: [usize; 2],
+    /// The parts one after the other, each starting at its [`START`].
+    cells: [Cell; 140],
+    /// How many holes each part holds.
+    len: [usize; 3],
 }
+
+/// Where each part of [`Pools::cells`] starts: 20 holes for player 0 only, 100 for both, 20
+/// for player 1 only.
+const START: [usize; 3] = [0, 20, 120];
 
 /// Writes the cells of `set` into `out` in index order; returns how many.
 #[inline]
@@ -27,58 +32,56 @@ fn fill(out: &mut [Cell], set: Bitboard) -> usize {
 
 impl Pools {
     pub(super) fn of(pos: &Position) -> Pools {
-        let first = Cell::CENTRE;
-        let mut pools = Pools {
-            shared: [first; 100],
-            shared_len: 0,
-            own: [[first; 20]; 2],
-            own_len: [0; 2],
-        };
         let vacant = Bitboard::HOLES.and_not(pos.board().occupied());
         let (zero, one) = (Bitboard::ALLOWED_ZERO, Bitboard::ALLOWED_ONE);
-        pools.shared_len = fill(&mut pools.shared, vacant.and(zero).and(one));
-        pools.own_len[0] = fill(&mut pools.own[0], vacant.and_not(one));
-        pools.own_len[1] = fill(&mut pools.own[1], vacant.and_not(zero));
+        let parts = [
+            vacant.and_not(one),
+            vacant.and(zero).and(one),
+            vacant.and_not(zero),
+        ];
+        let mut pools = Pools {
+            cells: [Cell::CENTRE; 140],
+            len: [0; 3],
+        };
+        for (k, &set) in parts.iter().enumerate() {
+            pools.len[k] = fill(&mut pools.cells[START[k]..], set);
+        }
         pools
     }
 
     /// Takes the hole `c`, which `p` may play and which is still in a pool.
     pub(super) fn remove(&mut self, p: Player, c: Cell) {
-        if let Some(i) = self.shared[..self.shared_len].iter().position(|&s| s == c) {
-            self.shared_len -= 1;
-            self.shared[i] = self.shared[self.shared_len];
-        } else {
-            let own = &mut self.own[p.index()];
-            let len = &mut self.own_len[p.index()];
-            if let Some(i) = own[..*len].iter().position(|&s| s == c) {
-                *len -= 1;
-                own[i] = own[*len];
+        for part in [1, 2 * p.index()] {
+            let (start, len) = (START[part], self.len[part]);
+            if let Some(i) = self.cells[start..start + len].iter().position(|&s| s == c) {
+                self.len[part] -= 1;
+                self.cells[start + i] = self.cells[start + len - 1];
+                return;
             }
         }
     }
 
-    /// Takes a random hole `p` may play, or `None` when it has none.
+    /// Takes a random hole `p` may play, or `None` when it has none: the shared holes count
+    /// first, then `p`'s own, and the pick is swapped out by the last hole of its part.
     #[inline]
     pub(super) fn take(&mut self, p: Player, rng: &mut FastRng) -> Option<Cell> {
-        let own_len = self.own_len[p.index()];
-        let total = self.shared_len + own_len;
+        let (own, shared) = (2 * p.index(), self.len[1]);
+        let total = shared + self.len[own];
         if total == 0 {
             return None;
         }
         let r = rng.below(total as u32) as usize;
-        if r < self.shared_len {
-            self.shared_len -= 1;
-            let c = self.shared[r];
-            self.shared[r] = self.shared[self.shared_len];
-            Some(c)
+        // Selects rather than branches, which the random `r` would mispredict.
+        let (part, i) = if r < shared {
+            (1, r)
         } else {
-            let own = &mut self.own[p.index()];
-            let i = r - self.shared_len;
-            let c = own[i];
-            own[i] = own[own_len - 1];
-            self.own_len[p.index()] = own_len - 1;
-            Some(c)
-        }
+            (own, r - shared)
+        };
+        self.len[part] -= 1;
+        let (at, last) = (START[part] + i, START[part] + self.len[part]);
+        let c = self.cells[at];
+        self.cells[at] = self.cells[last];
+        Some(c)
     }
 }
 
