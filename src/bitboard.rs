@@ -117,6 +117,15 @@ impl Bitboard {
         self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
     }
 
+    /// Whether the set holds two cells or more (cheaper than [`Bitboard::count`] on machines
+    /// without a popcount instruction).
+    #[inline]
+    pub const fn has_two(&self) -> bool {
+        let [a, b, c] = self.0;
+        let within = (a & a.wrapping_sub(1)) | (b & b.wrapping_sub(1)) | (c & c.wrapping_sub(1));
+        within != 0 || (a != 0) as u8 + (b != 0) as u8 + (c != 0) as u8 >= 2
+    }
+
     /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(&self) -> bool {
@@ -220,6 +229,18 @@ mod tests {
                 .filter(|&o| crate::bridge::Bridge::between(c, o).is_some())
                 .collect();
             assert_eq!(KNIGHTS[c.index()], linked, "{}", c);
+        }
+    }
+
+    #[test]
+    fn has_two_agrees_with_count() {
+        let cells: Vec<Cell> = Cell::all().collect();
+        for (i, &a) in cells.iter().enumerate() {
+            let one: Bitboard = std::iter::once(a).collect();
+            assert!(!one.has_two() && !Bitboard::EMPTY.has_two());
+            for &b in &cells[i + 1..] {
+                assert!([a, b].into_iter().collect::<Bitboard>().has_two());
+            }
         }
     }
 

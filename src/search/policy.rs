@@ -8,30 +8,41 @@
 use super::playout::Pools;
 use crate::bitboard::{Bitboard, KNIGHTS};
 use crate::board::Board;
-use crate::bridge::{crossing_table, BRIDGES, CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
+use crate::bridge::{crossing_table, Bridge, BRIDGES, CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::Position;
 use crate::rng::FastRng;
+
+/// One of `p`'s pegs seen from a corner of a parallelogram: its cell index and the index of
+/// the bridge from the corner to it.
+#[derive(Clone, Copy)]
+struct End {
+    cell: usize,
+    bridge: usize,
+}
 
 /// The hole where `p` saves a two-way connection that the opponent's peg on `x` cut into, if
 /// there is one.
 pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     let mine = board.pegs(p);
-    if mine.and(KNIGHTS[x.index()]).count() < 2 {
+    if !mine.and(KNIGHTS[x.index()]).has_two() {
         return None;
     }
-    let mut ends = [0u8; 8];
+    let mut ends = [End { cell: 0, bridge: 0 }; 8];
     let mut n = 0;
     for nb in &NEIGHBORS[x.index()] {
         // A missing neighbour points at corner A1, which never holds a peg.
         if mine.has_index(nb.cell as usize) && board.blocked_index(p, nb.bridge as usize) == 0 {
-            ends[n] = nb.cell;
+            ends[n] = End {
+                cell: nb.cell as usize,
+                bridge: nb.bridge as usize,
+            };
             n += 1;
         }
     }
     for i in 0..n {
         for j in i + 1..n {
-            if let Some(c) = fourth_corner(board, p, x, ends[i], ends[j]) {
+            if let Some(c) = fourth_corner(board, p, x.index(), ends[i], ends[j]) {
                 return Some(c);
             }
         }
@@ -65,14 +76,20 @@ pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
                 (false, true) if !occupied.has_index(u) => (v, u),
                 _ => continue,
             };
+            let a = End {
+                cell: a,
+                bridge: cut as usize,
+            };
             for other in &NEIGHBORS[hole] {
-                let b = other.cell;
-                if b as usize != a
-                    && mine.has_index(b as usize)
-                    && board.blocked_index(p, other.bridge as usize) == 0
+                let b = End {
+                    cell: other.cell as usize,
+                    bridge: other.bridge as usize,
+                };
+                if b.cell != a.cell
+                    && mine.has_index(b.cell)
+                    && board.blocked_index(p, b.bridge) == 0
                 {
-                    let hole = Cell::from_index(hole)?;
-                    if let Some(c) = fourth_corner(board, p, hole, a as u8, b) {
+                    if let Some(c) = fourth_corner(board, p, hole, a, b) {
                         return Some(c);
                     }
                 }
@@ -114,21 +131,24 @@ const fn bridge_ends(b: usize) -> (usize, usize) {
     (lower, (lower as i32 + dy * SIZE as i32 + dx) as usize)
 }
 
-/// `C = A + B - X` when it is a vacant hole `p` may play, links to both `a` and `b`, and those
-/// two are not joined already.
-fn fourth_corner(board: &Board, p: Player, x: Cell, a: u8, b: u8) -> Option<Cell> {
-    let (ca, cb) = (Cell::from_index(a as usize)?, Cell::from_index(b as usize)?);
-    let c = Cell::new(ca.x() + cb.x() - x.x(), ca.y() + cb.y() - x.y())?;
-    if board.owner(c).is_some() || !c.allowed_for(p) || board.same_group(a as usize, b as usize) {
+/// The fourth corner `C = A + B - X` of the parallelogram with corner `x` (cell index) and
+/// ends `a` and `b`, when it is a vacant hole `p` may play, links to both ends, and the two
+/// are not joined already.
+fn fourth_corner(board: &Board, p: Player, x: usize, a: End, b: End) -> Option<Cell> {
+    let coord = |i: usize| ((i % SIZE) as i32, (i / SIZE) as i32);
+    let ((ax, ay), (bx, by), (xx, xy)) = (coord(a.cell), coord(b.cell), coord(x));
+    let c = Cell::new(ax + bx - xx, ay + by - xy)?;
+    if board.occupied().has(c) || !c.allowed_for(p) {
         return None;
     }
-    let open = NEIGHBORS[c.index()]
-        .iter()
-        .filter(|nb| {
-            (nb.cell == a || nb.cell == b) && board.blocked_index(p, nb.bridge as usize) == 0
-        })
-        .count();
-    (open == 2).then_some(c)
+    // C-B is X-A moved by B - X, and C-A is X-B moved by A - X: the same bridges shifted.
+    let shift = |bridge: usize, to: usize| (bridge as i32 + 4 * (to as i32 - x as i32)) as usize;
+    let (cb, ca) = (shift(a.bridge, b.cell), shift(b.bridge, a.cell));
+    let bridge_to = |e: usize| Cell::from_index(e).and_then(|e| Bridge::between(c, e));
+    debug_assert_eq!(Some(cb), bridge_to(b.cell).map(Bridge::index));
+    debug_assert_eq!(Some(ca), bridge_to(a.cell).map(Bridge::index));
+    let open = board.blocked_index(p, cb) == 0 && board.blocked_index(p, ca) == 0;
+    (open && !board.same_group(a.cell, b.cell)).then_some(c)
 }
 
 /// Like [`super::playout::playout`], but a player whose two-way connection the last peg cut
