@@ -1,5 +1,5 @@
-//! Speed: random playouts per second from the empty board and from a middle game, and MCTS
-//! iterations per second. Run with `cargo bench --bench playouts`.
+//! Speed: playouts per second (random, and with saves) from the empty board and from a middle
+//! game, and MCTS iterations per second. Run with `cargo bench --bench playouts`.
 
 // Host-only: benches may use std newer than the shipped code's rustc 1.63.
 #![allow(clippy::incompatible_msrv)]
@@ -7,26 +7,38 @@
 use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
 use std::hint::black_box;
 use twixt::bench::MIDGAME;
+use twixt::cell::Player;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::playout::playout;
+use twixt::search::policy::saving_playout;
 use twixt::search::{Limits, Searcher};
 use twixt::Position;
 
-fn playouts(c: &mut Criterion) {
-    let mut group = c.benchmark_group("playout");
-    group.throughput(Throughput::Elements(1));
-    for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
-        let pos = Position::after(moves).expect("a legal opening");
-        let mut rng = FastRng::new(1);
-        group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
-            b.iter(|| {
-                let mut p = pos.clone();
-                black_box(playout(&mut p, &mut rng))
-            })
-        });
+/// The two playouts: uniformly random, and with saves (the search's default).
+fn run_playout(kind: &str, pos: &mut Position, rng: &mut FastRng) -> (Option<Player>, u32) {
+    match kind {
+        "random" => playout(pos, rng),
+        _ => saving_playout(pos, rng, None),
     }
-    group.finish();
+}
+
+fn playouts(c: &mut Criterion) {
+    for kind in ["random", "saving"] {
+        let mut group = c.benchmark_group(format!("playout-{}", kind));
+        group.throughput(Throughput::Elements(1));
+        for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
+            let pos = Position::after(moves).expect("a legal opening");
+            let mut rng = FastRng::new(1);
+            group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
+                b.iter(|| {
+                    let mut p = pos.clone();
+                    black_box(run_playout(kind, &mut p, &mut rng))
+                })
+            });
+        }
+        group.finish();
+    }
 }
 
 fn mcts(c: &mut Criterion) {

@@ -115,12 +115,6 @@ impl Board {
         self.blocked[p.index()][b]
     }
 
-    /// Whether `p` has a link on the bridge of index `b` (not [`crate::bridge::NO_BRIDGE`]).
-    #[inline]
-    pub(crate) fn has_link_index(&self, p: Player, b: usize) -> bool {
-        self.links[p.index()][b % 4].has_index(b / 4)
-    }
-
     /// Whether the cells of indices `a` and `b` are in one group (no path compression).
     #[inline]
     pub fn same_group(&self, a: usize, b: usize) -> bool {

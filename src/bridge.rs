@@ -190,7 +190,7 @@ const fn cross_pattern() -> [[Rel; 9]; 4] {
 /// For every bridge slot, the bridges crossing it on this board, padded with [`NO_BRIDGE`].
 pub static CROSSINGS: [[u16; 9]; BRIDGES] = crossing_table();
 
-pub(crate) const fn crossing_table() -> [[u16; 9]; BRIDGES] {
+const fn crossing_table() -> [[u16; 9]; BRIDGES] {
     let mut out = [[NO_BRIDGE; 9]; BRIDGES];
     let mut i = 0;
     while i < BRIDGES {

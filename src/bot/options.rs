@@ -149,13 +149,15 @@ mod tests {
         assert!(parse("--seed x").unwrap_err().contains("'x'"));
         assert!(parse("--fast").unwrap_err().contains("unknown argument"));
         assert!(parse("bench -1").is_err());
-        assert!(parse("--set rave_k").unwrap_err().contains("NAME=VALUE"));
+        assert!(parse("--set exploration")
+            .unwrap_err()
+            .contains("NAME=VALUE"));
         assert!(parse("--set nope=1")
             .unwrap_err()
             .contains("unknown parameter"));
-        match parse("--set rave_k=300 --set exploration=0.2") {
+        match parse("--set expand_after=3 --set exploration=0.2") {
             Ok(Command::Play(o)) => {
-                assert_eq!((o.params.rave_k, o.params.exploration), (300.0, 0.2))
+                assert_eq!((o.params.expand_after, o.params.exploration), (3, 0.2))
             }
             other => panic!("{other:?}"),
         }

@@ -1,12 +1,10 @@
-//! One MCTS iteration: select down the tree (UCT, blended with RAVE when `rave_k > 0`), expand
-//! a leaf, play out, and back the result up; with RAVE, the siblings whose move the same player
-//! made later in the simulation also get the result in their all-moves-as-first statistics.
+//! One MCTS iteration: select down the tree (UCT), expand a leaf, play out (with saves, see
+//! [`super::policy`]), and back the result up (with the MCTS-solver when `solver` is on).
 
 use super::params::Params;
 use super::playout::playout;
 use super::policy::saving_playout;
 use super::tree::{Known, Tree, ROOT};
-use crate::bitboard::Bitboard;
 use crate::cell::Player;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
@@ -42,7 +40,6 @@ impl Iteration {
         self.path.push((ROOT, root.to_move().other()));
         let mut node = ROOT;
         let mut plies = 0;
-        let mut later = [Bitboard::EMPTY; 2];
         let mut last = None;
         let winner = loop {
             let n = *tree.get(node);
@@ -52,24 +49,13 @@ impl Iteration {
                 Known::Draw => break None,
                 Known::Unknown | Known::Open => {}
             }
-            if n.children == 0
-                && !(n.visits >= params.expand_after && expand(params, tree, node, &pos))
-            {
-                let before = [
-                    pos.board().pegs(Player::Zero),
-                    pos.board().pegs(Player::One),
-                ];
+            if n.children == 0 && !(n.visits >= params.expand_after && expand(tree, node, &pos)) {
                 let (winner, played) = if params.saves {
-                    saving_playout(&mut pos, rng, last, params.cut_saves)
+                    saving_playout(&mut pos, rng, last)
                 } else {
                     playout(&mut pos, rng)
                 };
                 plies += played;
-                if params.rave_k > 0.0 {
-                    for p in Player::BOTH {
-                        later[p.index()] = pos.board().pegs(p).and_not(before[p.index()]);
-                    }
-                }
                 break winner;
             }
             node = select(params, tree, node);
@@ -86,20 +72,12 @@ impl Iteration {
             plies += 1;
             self.path.push((node, mover));
         };
-        self.back_up(params, tree, winner, later);
+        self.back_up(params, tree, winner);
         plies
     }
 
-    /// Backs the result up the path, deepest node first; `later` holds the pegs each player
-    /// placed below the node being updated (the playout's, then the tree's as we climb).
-    fn back_up(
-        &self,
-        params: &Params,
-        tree: &mut Tree,
-        winner: Option<Player>,
-        mut later: [Bitboard; 2],
-    ) {
-        let rave = params.rave_k > 0.0;
+    /// Backs the result up the path, deepest node first.
+    fn back_up(&self, params: &Params, tree: &mut Tree, winner: Option<Player>) {
         let mut below = Known::Open;
         for &(i, mover) in self.path.iter().rev() {
             if params.solver && i != ROOT {
@@ -108,25 +86,6 @@ impl Iteration {
             let n = tree.get_mut(i);
             n.visits += 1;
             n.wins += reward(winner, mover);
-            let mv = n.mv;
-            if rave {
-                // The children's moves are made by the other player than `mover`.
-                let child_mover = mover.other();
-                let seen = later[child_mover.index()];
-                let r = reward(winner, child_mover);
-                for c in tree.children(i) {
-                    let child = tree.get_mut(c);
-                    if let Move::Peg(cell) = child.mv {
-                        if seen.has(cell) {
-                            child.amaf_visits += 1;
-                            child.amaf_wins += r;
-                        }
-                    }
-                }
-            }
-            if let Move::Peg(cell) = mv {
-                later[mover.index()].insert(cell);
-            }
         }
     }
 }
@@ -149,12 +108,11 @@ fn prove(tree: &mut Tree, i: u32, below: Known) -> Known {
     n.known
 }
 
-/// The child of `parent` with the best score: the mean value blended with the RAVE value
-/// (weight `sqrt(k / (3n + k))`), plus the UCT exploration term.
+/// The child of `parent` with the best UCT score `q + c * sqrt(ln N / n)`; an unvisited
+/// child first.
 fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let log_n = (tree.get(parent).visits.max(1) as f32).ln();
     let c = params.exploration;
-    let k = params.rave_k;
     let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
     for i in tree.children(parent) {
         let n = tree.get(i);
@@ -165,21 +123,10 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
                 _ => {}
             }
         }
-        let score = if n.visits == 0 {
-            if k <= 0.0 {
-                return i;
-            }
-            n.amaf_value() + c * log_n.sqrt() + params.first_play_urgency
-        } else {
-            let visits = n.visits as f32;
-            let q = if k > 0.0 {
-                let beta = (k / (3.0 * visits + k)).sqrt();
-                (1.0 - beta) * n.value() + beta * n.amaf_value()
-            } else {
-                n.value()
-            };
-            q + c * (log_n / visits).sqrt()
-        };
+        if n.visits == 0 {
+            return i;
+        }
+        let score = n.value() + c * (log_n / n.visits as f32).sqrt();
         if score > best.0 {
             best = (score, i);
         }
@@ -187,18 +134,16 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     best.1
 }
 
-/// Adds the children of `node`, whose position is `pos`: every legal move, or with
-/// `params.decisive` only a winning peg when there is one. Returns whether it did.
-fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
-    let holes = pos.legal_holes();
-    if params.decisive {
-        let (board, p) = (pos.board(), pos.to_move());
-        if let Some(win) = holes.iter().find(|&c| board.wins_at(p, c)) {
-            return tree.expand(node, std::iter::once(Move::Peg(win)));
-        }
-    }
+/// Adds the children of `node`, whose position is `pos`: every legal move. Returns whether
+/// it did.
+fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
     let swap = pos.swap_allowed().then_some(Move::Swap);
-    let moves: Vec<Move> = holes.iter().map(Move::Peg).chain(swap).collect();
+    let moves: Vec<Move> = pos
+        .legal_holes()
+        .iter()
+        .map(Move::Peg)
+        .chain(swap)
+        .collect();
     tree.expand(node, moves.into_iter())
 }
 

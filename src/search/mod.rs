@@ -1,8 +1,9 @@
-//! Time-boxed Monte Carlo Tree Search (UCT with random playouts), after one-move tactics.
+//! Time-boxed Monte Carlo Tree Search (UCT with playouts), after one-move tactics.
 //!
 //! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
-//! expands, plays out and backs up (RAVE and the solver optional); [`playout`] plays random games; [`tactics`]
-//! finds immediate wins and blocks; this module runs the search under its limits.
+//! expands, plays out and backs up (the solver optional); [`playout`] plays random games,
+//! [`policy`] the playouts' saves; [`tactics`] finds immediate wins and blocks; this module
+//! runs the search under its limits.
 
 mod iteration;
 pub mod params;
@@ -293,25 +294,6 @@ mod tests {
             Known::Open,
             "nothing is proven without the solver"
         );
-    }
-
-    #[test]
-    fn decisive_expansion_lets_the_solver_prove_a_double_threat() {
-        // A peg at F11 makes two threats, D12 and H12, that player 1 cannot both stop.
-        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7");
-        let params = Params {
-            solver: true,
-            decisive: true,
-            ..Params::default()
-        };
-        let r = Searcher::new(params, 1)
-            .choose(&pos, &fixed(30_000))
-            .unwrap();
-        assert_eq!(r.proven, Known::Win, "{} not proven", r.best);
-        let mut next = pos.clone();
-        next.play(r.best).unwrap();
-        let threats = tactics::threats(&next);
-        assert!(threats.len() >= 2, "{} makes threats {:?}", r.best, threats);
     }
 
     #[test]

@@ -38,24 +38,15 @@ macro_rules! params {
 params! {
     /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`, values in [0, 1].
     exploration: f32 = 0.6,
-    /// RAVE equivalence parameter `k`: the AMAF value weighs `sqrt(k / (3n + k))` after `n`
-    /// visits; 0 turns RAVE off.
-    rave_k: f32 = 0.0,
-    /// Bonus of a child never visited, on top of its AMAF value (with RAVE on).
-    first_play_urgency: f32 = 0.0,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
     solver: bool = false,
-    /// A leaf whose mover can win at once gets only that winning child (decisive moves).
-    decisive: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
     reuse_tree: bool = false,
     /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
     saves: bool = true,
-    /// With `saves`, playouts also answer a link that cuts one route of a two-way connection.
-    cut_saves: bool = false,
     /// Visits a leaf needs before its children are added.
     expand_after: u32 = 2,
-    /// Most tree nodes kept (memory bound: 24 bytes each).
+    /// Most tree nodes kept (memory bound: 16 bytes each).
     max_nodes: usize = 4_000_000,
     /// Iterations between two looks at the clock.
     clock_every: u64 = 64,
@@ -68,13 +59,16 @@ mod tests {
     #[test]
     fn parameters_are_set_by_name() {
         let mut p = Params::default();
-        p.set("rave_k", "250").unwrap();
-        assert_eq!(p.rave_k, 250.0);
-        assert!(p.set("rave_k", "many").unwrap_err().contains("not a f32"));
+        p.set("exploration", "0.25").unwrap();
+        assert_eq!(p.exploration, 0.25);
+        assert!(p
+            .set("exploration", "many")
+            .unwrap_err()
+            .contains("not a f32"));
         assert!(p
             .set("speed", "1")
             .unwrap_err()
             .contains("unknown parameter 'speed'"));
-        assert_eq!(Params::NAMES.len(), 11);
+        assert_eq!(Params::NAMES.len(), 7);
     }
 }

@@ -6,9 +6,9 @@
 //! takes. When the opponent's peg lands on `X`, the reply on `C` keeps them joined.
 
 use super::playout::Pools;
-use crate::bitboard::{Bitboard, KNIGHTS};
+use crate::bitboard::KNIGHTS;
 use crate::board::Board;
-use crate::bridge::{crossing_table, Bridge, BRIDGES, CROSSINGS, DIRS, NEIGHBORS, NO_BRIDGE};
+use crate::bridge::{Bridge, NEIGHBORS};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::Position;
 use crate::rng::FastRng;
@@ -50,87 +50,6 @@ pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     None
 }
 
-/// The hole where `p` saves a two-way connection that a new link of the opponent's peg on
-/// `x` cut: the link crosses the bridge from `p`'s peg `A` to a vacant corner of a
-/// parallelogram, so `p` takes the other corner.
-pub fn cut_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
-    let (mine, theirs) = (board.pegs(p), board.pegs(p.other()));
-    if theirs.and(KNIGHTS[x.index()]).is_empty() {
-        return None;
-    }
-    let occupied = board.occupied();
-    for nb in &NEIGHBORS[x.index()] {
-        if !theirs.has_index(nb.cell as usize)
-            || mine.and(CROSSED_ENDS[nb.bridge as usize]).is_empty()
-            || !board.has_link_index(p.other(), nb.bridge as usize)
-        {
-            continue;
-        }
-        for &cut in &CROSSINGS[nb.bridge as usize] {
-            if cut == NO_BRIDGE {
-                continue;
-            }
-            let (u, v) = bridge_ends(cut as usize);
-            let (a, hole) = match (mine.has_index(u), mine.has_index(v)) {
-                (true, false) if !occupied.has_index(v) => (u, v),
-                (false, true) if !occupied.has_index(u) => (v, u),
-                _ => continue,
-            };
-            let a = End {
-                cell: a,
-                bridge: cut as usize,
-            };
-            for other in &NEIGHBORS[hole] {
-                let b = End {
-                    cell: other.cell as usize,
-                    bridge: other.bridge as usize,
-                };
-                if b.cell != a.cell
-                    && mine.has_index(b.cell)
-                    && board.blocked_index(p, b.bridge) == 0
-                {
-                    if let Some(c) = fourth_corner(board, p, hole, a, b) {
-                        return Some(c);
-                    }
-                }
-            }
-        }
-    }
-    None
-}
-
-/// For every bridge, the ends of the bridges it crosses: a link there can only cut a route of
-/// a player with a peg among them.
-static CROSSED_ENDS: [Bitboard; BRIDGES] = crossed_ends();
-
-const fn crossed_ends() -> [Bitboard; BRIDGES] {
-    let crossings = crossing_table();
-    let mut out = [Bitboard::EMPTY; BRIDGES];
-    let mut b = 0;
-    while b < BRIDGES {
-        let mut k = 0;
-        while k < 9 {
-            let cut = crossings[b][k] as usize;
-            if cut != NO_BRIDGE as usize {
-                let (u, v) = bridge_ends(cut);
-                out[b] = out[b].with_index(u).with_index(v);
-            }
-            k += 1;
-        }
-        b += 1;
-    }
-    out
-}
-
-/// The cell indices of the two ends of the bridge of index `b` (lower end `b / 4`, direction
-/// `b % 4`).
-#[inline]
-const fn bridge_ends(b: usize) -> (usize, usize) {
-    let (dx, dy) = DIRS[b % 4];
-    let lower = b / 4;
-    (lower, (lower as i32 + dy * SIZE as i32 + dx) as usize)
-}
-
 /// The fourth corner `C = A + B - X` of the parallelogram with corner `x` (cell index) and
 /// ends `a` and `b`, when it is a vacant hole `p` may play, links to both ends, and the two
 /// are not joined already.
@@ -152,27 +71,17 @@ fn fourth_corner(board: &Board, p: Player, x: usize, a: End, b: End) -> Option<C
 }
 
 /// Like [`super::playout::playout`], but a player whose two-way connection the last peg cut
-/// into (or, with `cuts`, whose links cut) saves it instead of playing at random. `last` is
-/// the peg placed just before `pos`.
+/// into saves it instead of playing at random. `last` is the peg placed just before `pos`.
 pub fn saving_playout(
     pos: &mut Position,
     rng: &mut FastRng,
     mut last: Option<Cell>,
-    cuts: bool,
 ) -> (Option<Player>, u32) {
     let mut pools = Pools::of(pos);
     let mut plies = 0;
     loop {
         let p = pos.to_move();
-        let reply = last.and_then(|x| {
-            save_reply(pos.board(), p, x).or_else(|| {
-                if cuts {
-                    cut_reply(pos.board(), p, x)
-                } else {
-                    None
-                }
-            })
-        });
+        let reply = last.and_then(|x| save_reply(pos.board(), p, x));
         let c = match reply {
             Some(c) => {
                 pools.remove(p, c);
@@ -216,24 +125,11 @@ mod tests {
     }
 
     #[test]
-    fn a_link_that_cuts_one_route_is_answered_on_the_other() {
-        // Player 1's link G4-F6 crosses E5-G6, one route between player 0's E5 and E7; the
-        // other route is C6.
-        let pos = Position::after("E5 G4 E7 F6").unwrap();
-        let x = cell("F6");
-        assert_eq!(save_reply(pos.board(), Player::Zero, x), None);
-        assert_eq!(cut_reply(pos.board(), Player::Zero, x), Some(cell("C6")));
-        // A peg that links nothing cuts nothing.
-        let quiet = Position::after("E5 G4 E7 K6").unwrap();
-        assert_eq!(cut_reply(quiet.board(), Player::Zero, cell("K6")), None);
-    }
-
-    #[test]
     fn a_saving_playout_ends_in_the_result_the_rules_give() {
         for seed in 0..200 {
             let mut rng = FastRng::new(seed);
             let mut pos = Position::new();
-            let (winner, plies) = saving_playout(&mut pos, &mut rng, None, seed % 2 == 0);
+            let (winner, plies) = saving_playout(&mut pos, &mut rng, None);
             let expected = winner.map_or(Outcome::Draw, Outcome::Win);
             assert_eq!(pos.outcome(), Some(expected), "seed {seed}");
             assert_eq!(pos.board().occupied().count(), plies);

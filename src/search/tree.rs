@@ -13,11 +13,6 @@ pub struct Node {
     pub wins: f32,
     /// Index of the first child (meaningful when `children > 0`).
     pub first_child: u32,
-    /// All-moves-as-first: simulations through the parent in which the player who makes
-    /// `mv` placed that peg at any later point.
-    pub amaf_visits: u32,
-    /// Their total reward for that player.
-    pub amaf_wins: f32,
     /// Number of children; 0 for a leaf.
     pub children: u8,
     /// Known result after `mv`: [`Known::Open`] while the game goes on unproven.
@@ -45,21 +40,9 @@ impl Node {
             mv,
             visits: 0,
             wins: 0.0,
-            amaf_visits: 0,
-            amaf_wins: 0.0,
             first_child: 0,
             children: 0,
             known: Known::Unknown,
-        }
-    }
-
-    /// Mean all-moves-as-first reward (½ before any).
-    #[inline]
-    pub fn amaf_value(&self) -> f32 {
-        if self.amaf_visits == 0 {
-            0.5
-        } else {
-            self.amaf_wins / self.amaf_visits as f32
         }
     }
 
@@ -176,6 +159,12 @@ impl Tree {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_node_takes_sixteen_bytes() {
+        // The memory bound of `Params::max_nodes` is counted with this size.
+        assert_eq!(std::mem::size_of::<Node>(), 16);
+    }
 
     #[test]
     fn a_subtree_keeps_its_nodes_and_statistics() {
