@@ -150,6 +150,16 @@ impl<R: BufRead> TurnReader<R> {
             // A stop inside the second listing is already recorded in `errors`.
             let _ = self.read_listing(&mut his, "his", &mut errors, Some(&mut pegs_known));
         }
+        if let Some(LastMove::Peg(c)) = last {
+            // The opponent's last peg is his even when its line was garbled or missing.
+            let listed = |l: &Listing| l.pegs.iter().any(|p| p.value == c);
+            if !listed(&his) && !listed(&mine) {
+                his.pegs.push(Listed {
+                    line: first.0,
+                    value: c,
+                });
+            }
+        }
         ParsedTurn {
             input: TurnInput {
                 line: first.0,
@@ -377,6 +387,18 @@ mod tests {
         let t = read("D6\n0\n0\n1\nD6\n1\nD6\n");
         assert!(t.pegs_known, "pegs were all read before the input ended");
         assert!(t.errors[0].problem.contains("not a segment"));
+    }
+
+    #[test]
+    fn the_last_peg_counts_as_his_when_its_line_is_garbled() {
+        let t = read("E6\n1\nE5\n0\n1\nE6 7\n0\n");
+        assert_eq!(t.errors[0].line, 6);
+        let his: Vec<Cell> = t.input.his.pegs.iter().map(|l| l.value).collect();
+        assert_eq!(his, vec!["E6".parse().unwrap()]);
+        assert_eq!(t.input.infer_side(), Player::Zero);
+        // Listed once, it is not added twice.
+        let t = read("E6\n1\nE5\n0\n1\nE6\n0\n");
+        assert_eq!(t.input.his.pegs.len(), 1);
     }
 
     #[test]

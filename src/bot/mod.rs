@@ -118,21 +118,7 @@ impl Bot {
         }
         if let (Some(LastMove::Peg(c)), true) = (input.last, pos.swap_allowed()) {
             if self.turns == 0 && should_swap(c) {
-                let mut swapped = pos.clone();
-                swapped.play_unchecked(Move::Swap);
-                let limits = self.limits(start);
-                let searcher = &mut self.searcher;
-                let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-                    searcher.ponder(&swapped, &limits)
-                }));
-                if pondered.is_err() {
-                    self.searcher = Searcher::new(self.opts.params.clone(), 0);
-                }
-                self.log_turn(log, start, "SWAP (central first peg)");
-                return Answer {
-                    mv: Move::Swap,
-                    message: "swap".to_string(),
-                };
+                return self.swap(&pos, start, log);
             }
         }
         let limits = self.limits(start);
@@ -159,6 +145,27 @@ impl Bot {
                     message: String::new(),
                 }
             }
+        }
+    }
+
+    /// Answers SWAP, after searching the swapped position (the opponent to move) until the
+    /// first turn's deadline, so that the next turn starts from that tree.
+    fn swap<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) -> Answer {
+        let mut swapped = pos.clone();
+        swapped.play_unchecked(Move::Swap);
+        let limits = self.limits(start);
+        let searcher = &mut self.searcher;
+        let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            searcher.ponder(&swapped, &limits)
+        }));
+        if pondered.is_err() {
+            // Whatever the search left behind is not to be trusted next turn.
+            self.searcher = Searcher::new(self.opts.params.clone(), 0);
+        }
+        self.log_turn(log, start, "SWAP (central first peg)");
+        Answer {
+            mv: Move::Swap,
+            message: "swap".to_string(),
         }
     }
 

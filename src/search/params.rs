@@ -37,7 +37,7 @@ macro_rules! params {
 
 params! {
     /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`, values in [0, 1].
-    exploration: f32 = 0.6,
+    exploration: f32 = 0.45,
     /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
     solver: bool = false,
     /// Keep the subtree of the position reached after our move and the opponent's reply.
