@@ -54,8 +54,7 @@ impl Pools {
         for part in [1, 2 * p.index()] {
             let (start, len) = (START[part], self.len[part]);
             if let Some(i) = self.cells[start..start + len].iter().position(|&s| s == c) {
-                self.len[part] -= 1;
-                self.cells[start + i] = self.cells[start + len - 1];
+                self.take_at(part, i);
                 return;
             }
         }
@@ -77,11 +76,17 @@ impl Pools {
         } else {
             (own, r - shared)
         };
+        Some(self.take_at(part, i))
+    }
+
+    /// Takes the `i`-th hole of `part`, swapping the part's last hole into its place.
+    #[inline]
+    fn take_at(&mut self, part: usize, i: usize) -> Cell {
         self.len[part] -= 1;
         let (at, last) = (START[part] + i, START[part] + self.len[part]);
         let c = self.cells[at];
         self.cells[at] = self.cells[last];
-        Some(c)
+        c
     }
 }
 
