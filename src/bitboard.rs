@@ -1,6 +1,6 @@
 //! A set of holes as three 64-bit words (144 cells do not fit a `u128`).
 
-use crate::bridge::DIRS;
+use crate::bridge::{neighbor_table, NO_BRIDGE};
 use crate::cell::{Cell, Player, CELLS};
 
 const WORDS: usize = 3;
@@ -9,20 +9,18 @@ const _: () = assert!(CELLS <= WORDS * 64, "the bitboard must hold every cell");
 /// The knight-neighbours of every cell: where a peg could link to from there.
 pub static KNIGHTS: [Bitboard; CELLS] = knight_table();
 
+/// Built from the neighbour table (a static cannot be read in a `const fn`, its builder can).
 const fn knight_table() -> [Bitboard; CELLS] {
+    let neighbors = neighbor_table();
     let mut out = [Bitboard::EMPTY; CELLS];
     let mut i = 0;
     while i < CELLS {
-        if let Some(c) = Cell::from_index(i) {
-            let mut k = 0;
-            while k < 8 {
-                let (dx, dy) = DIRS[k % 4];
-                let sign = if k < 4 { 1 } else { -1 };
-                if let Some(n) = c.offset(sign * dx, sign * dy) {
-                    out[i] = out[i].with_index(n.index());
-                }
-                k += 1;
+        let mut k = 0;
+        while k < 8 {
+            if neighbors[i][k].bridge != NO_BRIDGE {
+                out[i] = out[i].with_index(neighbors[i][k].cell as usize);
             }
+            k += 1;
         }
         i += 1;
     }

@@ -224,7 +224,7 @@ pub struct Neighbor {
 /// For every cell index, its 8 knight neighbours (invalid ones marked by `NO_BRIDGE`).
 pub static NEIGHBORS: [[Neighbor; 8]; CELLS] = neighbor_table();
 
-const fn neighbor_table() -> [[Neighbor; 8]; CELLS] {
+pub(crate) const fn neighbor_table() -> [[Neighbor; 8]; CELLS] {
     let none = Neighbor {
         cell: 0,
         bridge: NO_BRIDGE,
