@@ -1,8 +1,9 @@
 //! The bot process: reads turns until EOF, remembers its side, answers each turn in time.
 
+pub mod opening;
 pub mod options;
 
-use crate::cell::{Cell, Player};
+use crate::cell::Player;
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
 use crate::search::tree::Known;
@@ -59,12 +60,6 @@ pub struct Bot {
     turns: u32,
 }
 
-/// Whether player 1 should swap player 0's first peg: any peg in the central region
-/// (columns D-I, rows 4-9) is strong enough to take over.
-pub fn should_swap(first: Cell) -> bool {
-    (3..=8).contains(&first.x()) && (3..=8).contains(&first.y())
-}
-
 impl Bot {
     /// A bot with these options.
     pub fn new(opts: Options) -> Bot {
@@ -116,15 +111,23 @@ impl Bot {
         for e in &problems {
             let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
         }
-        if let (Some(LastMove::Peg(c)), true) = (input.last, pos.swap_allowed()) {
-            if self.turns == 0 && should_swap(c) {
+        if self.turns == 0 && pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
+            return self.open(&pos, start, log);
+        }
+        let swap_turn = pos.swap_allowed();
+        if let (Some(LastMove::Peg(c)), true) = (input.last, swap_turn) {
+            if !self.opts.no_swap && opening::should_swap(c) {
                 return self.swap(&pos, start, log);
             }
         }
         let limits = self.limits(start);
         let searcher = &mut self.searcher;
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            searcher.choose(&pos, &limits)
+            if swap_turn {
+                searcher.choose_peg(&pos, &limits)
+            } else {
+                searcher.choose(&pos, &limits)
+            }
         }));
         match found {
             Ok(Some(report)) => {
@@ -148,24 +151,44 @@ impl Bot {
         }
     }
 
-    /// Answers SWAP, after searching the swapped position (the opponent to move) until the
-    /// first turn's deadline, so that the next turn starts from that tree.
+    /// Our first peg as player 0, from the opening table; the turn's clock goes to searching
+    /// the opponent's reply, so that the next turn starts from that tree.
+    fn open<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) -> Answer {
+        let peg = opening::first_peg();
+        let mut after = pos.clone();
+        after.play_unchecked(Move::Peg(peg));
+        self.ponder(&after, start);
+        self.log_turn(log, start, &format!("{} (opening table)", peg));
+        Answer {
+            mv: Move::Peg(peg),
+            message: "opening".to_string(),
+        }
+    }
+
+    /// Answers SWAP (the opening table says the first peg is worth taking), after searching
+    /// the swapped position until the turn's deadline, so that the next turn starts from
+    /// that tree.
     fn swap<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) -> Answer {
         let mut swapped = pos.clone();
         swapped.play_unchecked(Move::Swap);
+        self.ponder(&swapped, start);
+        self.log_turn(log, start, "SWAP (opening table)");
+        Answer {
+            mv: Move::Swap,
+            message: "swap".to_string(),
+        }
+    }
+
+    /// Searches `pos` (the opponent to move) until this turn's deadline, keeping the tree.
+    fn ponder(&mut self, pos: &Position, start: Instant) {
         let limits = self.limits(start);
         let searcher = &mut self.searcher;
         let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            searcher.ponder(&swapped, &limits)
+            searcher.ponder(pos, &limits)
         }));
         if pondered.is_err() {
             // Whatever the search left behind is not to be trusted next turn.
             self.searcher = Searcher::new(self.opts.params.clone(), 0);
-        }
-        self.log_turn(log, start, "SWAP (central first peg)");
-        Answer {
-            mv: Move::Swap,
-            message: "swap".to_string(),
         }
     }
 
@@ -263,6 +286,52 @@ mod tests {
         assert!(!run("B2\n0\n0\n1\nB2\n0\n").1.starts_with("SWAP"));
     }
 
+    /// The `reused` count logged for turn `n`.
+    fn reused_on_turn(log: &str, n: u32) -> u32 {
+        let prefix = format!("turn {}:", n);
+        let line = log.lines().find(|l| l.starts_with(&prefix)).unwrap();
+        line.split("reused ")
+            .nth(1)
+            .unwrap()
+            .split(' ')
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap()
+    }
+
+    #[test]
+    fn opens_with_the_table_peg_and_keeps_its_search_for_the_reply() {
+        let first = opening::first_peg();
+        let (code, out, log) = run(&format!("FIRST\n0\n0\n0\n0\nG7\n1\n{first}\n0\n1\nG7\n0\n"));
+        assert_eq!(code, 0);
+        assert!(out.starts_with(&format!("{first} ")), "{out}");
+        assert!(reused_on_turn(&log, 2) > 0, "{log}");
+    }
+
+    #[test]
+    fn without_swaps_it_answers_a_central_first_peg_with_a_peg() {
+        let opts = Options {
+            playouts: Some(200),
+            seed: Some(1),
+            no_swap: true,
+            ..Options::default()
+        };
+        let mut out = Vec::new();
+        Bot::new(opts).run(&b"F6\n0\n0\n1\nF6\n0\n"[..], &mut out, &mut Vec::new());
+        let mv: Move = String::from_utf8(out)
+            .unwrap()
+            .split_whitespace()
+            .next()
+            .unwrap()
+            .parse()
+            .unwrap();
+        assert!(
+            matches!(mv, Move::Peg(c) if c.allowed_for(Player::One)),
+            "{mv}"
+        );
+    }
+
     #[test]
     fn the_search_after_a_swap_carries_over_to_the_next_turn() {
         // E7 is swapped to player 1's G5; player 0 answers D4. The swap turn's search saw
@@ -270,17 +339,7 @@ mod tests {
         let (code, out, log) = run("E7\n0\n0\n1\nE7\n0\nD4\n1\nG5\n0\n1\nD4\n0\n");
         assert_eq!(code, 0);
         assert!(out.starts_with("SWAP"), "{out}");
-        let turn2 = log.lines().find(|l| l.starts_with("turn 2:")).unwrap();
-        let reused: u32 = turn2
-            .split("reused ")
-            .nth(1)
-            .unwrap()
-            .split(' ')
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
-        assert!(reused > 0, "{turn2}");
+        assert!(reused_on_turn(&log, 2) > 0, "{log}");
     }
 
     #[test]

@@ -15,6 +15,8 @@ pub struct Options {
     pub seed: Option<u64>,
     /// No per-turn line on stderr (input problems are still reported).
     pub quiet: bool,
+    /// Never answer SWAP (for building the opening table by self-play).
+    pub no_swap: bool,
     /// Search parameters (`--set NAME=VALUE`).
     pub params: Params,
 }
@@ -27,6 +29,7 @@ impl Default for Options {
             playouts: None,
             seed: None,
             quiet: false,
+            no_swap: false,
             params: Params::default(),
         }
     }
@@ -62,6 +65,7 @@ options:
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
   --quiet             no per-turn line on stderr (input problems are still reported)
+  --no-swap           never answer SWAP (to build the opening table by self-play)
   --set NAME=VALUE    set a search parameter (repeatable; for tuning matches)
   -h, --help          this text
 
@@ -91,6 +95,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             }
             "-h" | "--help" => return Ok(Command::Help),
             "--quiet" | "-q" => opts.quiet = true,
+            "--no-swap" => opts.no_swap = true,
             "--think-ms" => opts.think_ms = number(&arg, args.next())?,
             "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
             "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
@@ -131,10 +136,11 @@ mod tests {
             playouts: Some(500),
             seed: Some(7),
             quiet: true,
+            no_swap: true,
             params: Params::default(),
         };
         assert_eq!(
-            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet"),
+            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet --no-swap"),
             Ok(Command::Play(want))
         );
         assert_eq!(parse(""), Ok(Command::Play(Options::default())));

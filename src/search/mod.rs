@@ -87,8 +87,25 @@ impl Searcher {
 
     /// The best move for the player to move, or `None` when the game is over.
     pub fn choose(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
-        let last = self.last.take();
         let moves = pos.clone().legal_moves();
+        self.choose_among(pos, moves, limits)
+    }
+
+    /// The best peg for the player to move: as [`Searcher::choose`], with SWAP left out
+    /// where it is allowed (the opening table said no).
+    pub fn choose_peg(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
+        let mut moves = pos.clone().legal_moves();
+        moves.retain(|&m| m != Move::Swap);
+        self.choose_among(pos, moves, limits)
+    }
+
+    fn choose_among(
+        &mut self,
+        pos: &Position,
+        moves: Vec<Move>,
+        limits: &Limits,
+    ) -> Option<Report> {
+        let last = self.last.take();
         if moves.is_empty() {
             return None;
         }
