@@ -39,14 +39,19 @@ pub fn should_swap(first: Cell) -> bool {
     score(first).map_or(false, |s| s > 50)
 }
 
-/// Our first peg as player 0: the hole whose score is nearest [`FIRST_PEG_TARGET`] (the
-/// first such in reading order, so always in the top-left quarter).
+/// Our first peg as player 0: the hole of the quarter board whose score is nearest
+/// [`FIRST_PEG_TARGET`] (the first such in reading order).
 pub fn first_peg() -> Cell {
-    let gap = |c: Cell| score(c).map_or(u8::MAX, |s| s.abs_diff(FIRST_PEG_TARGET));
-    Cell::all()
-        .filter(|c| score(*c).is_some())
-        .min_by_key(|&c| gap(c))
-        .unwrap_or(Cell::CENTRE)
+    let mut best = (u8::MAX, Cell::CENTRE);
+    for (y, row) in P0_SCORE.iter().enumerate() {
+        for (x, &s) in row.iter().enumerate() {
+            let gap = s.abs_diff(FIRST_PEG_TARGET);
+            if let (true, Some(c)) = (gap < best.0, Cell::new(x as i32 + 1, y as i32)) {
+                best = (gap, c);
+            }
+        }
+    }
+    best.1
 }
 
 #[cfg(test)]
