@@ -281,9 +281,12 @@ mod tests {
     }
 
     #[test]
-    fn swaps_a_central_first_peg_only() {
-        assert!(run("F6\n0\n0\n1\nF6\n0\n").1.starts_with("SWAP"));
-        assert!(!run("B2\n0\n0\n1\nB2\n0\n").1.starts_with("SWAP"));
+    fn swaps_as_the_opening_table_says() {
+        for first in ["F6", "B2", "K12"] {
+            assert!(opening::should_swap(first.parse().unwrap()));
+            let input = format!("{first}\n0\n0\n1\n{first}\n0\n");
+            assert!(run(&input).1.starts_with("SWAP"), "{first}");
+        }
     }
 
     /// The `reused` count logged for turn `n`.
