@@ -111,13 +111,14 @@ impl Bot {
         for e in &problems {
             let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
         }
-        if self.turns == 0 && pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
-            return self.open(&pos, start, log);
+        if pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
+            let first = Move::Peg(opening::first_peg());
+            return self.play_from_table(&pos, first, "opening", start, log);
         }
         let swap_turn = pos.swap_allowed();
         if let (Some(LastMove::Peg(c)), true) = (input.last, swap_turn) {
             if !self.opts.no_swap && opening::should_swap(c) {
-                return self.swap(&pos, start, log);
+                return self.play_from_table(&pos, Move::Swap, "swap", start, log);
             }
         }
         let limits = self.limits(start);
@@ -151,31 +152,24 @@ impl Bot {
         }
     }
 
-    /// Our first peg as player 0, from the opening table; the turn's clock goes to searching
-    /// the opponent's reply, so that the next turn starts from that tree.
-    fn open<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) -> Answer {
-        let peg = opening::first_peg();
+    /// Plays `mv`, decided by the opening table (our first peg, or SWAP), after searching
+    /// the position it leads to (the opponent to move) until the turn's deadline, so that the
+    /// next turn starts from that tree.
+    fn play_from_table<E: Write>(
+        &mut self,
+        pos: &Position,
+        mv: Move,
+        message: &str,
+        start: Instant,
+        log: &mut E,
+    ) -> Answer {
         let mut after = pos.clone();
-        after.play_unchecked(Move::Peg(peg));
+        after.play_unchecked(mv);
         self.ponder(&after, start);
-        self.log_turn(log, start, &format!("{} (opening table)", peg));
+        self.log_turn(log, start, &format!("{} (opening table)", mv));
         Answer {
-            mv: Move::Peg(peg),
-            message: "opening".to_string(),
-        }
-    }
-
-    /// Answers SWAP (the opening table says the first peg is worth taking), after searching
-    /// the swapped position until the turn's deadline, so that the next turn starts from
-    /// that tree.
-    fn swap<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) -> Answer {
-        let mut swapped = pos.clone();
-        swapped.play_unchecked(Move::Swap);
-        self.ponder(&swapped, start);
-        self.log_turn(log, start, "SWAP (opening table)");
-        Answer {
-            mv: Move::Swap,
-            message: "swap".to_string(),
+            mv,
+            message: message.to_string(),
         }
     }
 

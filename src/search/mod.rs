@@ -137,8 +137,9 @@ impl Searcher {
         Some(self.search(pos, tree, root_moves, limits))
     }
 
-    /// Searches `pos`, where the opponent is to move (after our SWAP), only to keep the tree
-    /// for our next turn: the first turn's long clock is not lost on a rule-decided swap.
+    /// Searches `pos`, where the opponent is to move (after our opening peg or SWAP), only to
+    /// keep the tree for our next turn: the first turn's long clock is not lost on a move the
+    /// opening table decided.
     pub fn ponder(&mut self, pos: &Position, limits: &Limits) {
         let moves = pos.clone().legal_moves();
         if !moves.is_empty() {
