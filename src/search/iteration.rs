@@ -4,6 +4,7 @@
 use super::params::Params;
 use super::playout::playout;
 use super::policy::saving_playout;
+use super::prior;
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::Player;
 use crate::position::{Move, Position};
@@ -49,7 +50,8 @@ impl Iteration {
                 Known::Draw => break None,
                 Known::Unknown | Known::Open => {}
             }
-            if n.children == 0 && !(n.visits >= params.expand_after && expand(tree, node, &pos)) {
+            let ripe = n.visits >= params.expand_after + params.prior_visits;
+            if n.children == 0 && !(ripe && expand(params, tree, node, &pos)) {
                 let (winner, played) = if params.saves {
                     saving_playout(&mut pos, rng, last)
                 } else {
@@ -134,9 +136,9 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     best.1
 }
 
-/// Adds the children of `node`, whose position is `pos`: every legal move. Returns whether
-/// it did.
-fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
+/// Adds the children of `node`, whose position is `pos`: every legal move, with priors.
+/// Returns whether it did.
+fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
     let swap = pos.swap_allowed().then_some(Move::Swap);
     let moves: Vec<Move> = pos
         .legal_holes()
@@ -144,7 +146,7 @@ fn expand(tree: &mut Tree, node: u32, pos: &Position) -> bool {
         .map(Move::Peg)
         .chain(swap)
         .collect();
-    tree.expand(node, moves.into_iter())
+    prior::expand(params, tree, node, pos, &moves)
 }
 
 /// Plays `mv` and says whether the game goes on.

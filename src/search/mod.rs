@@ -2,13 +2,14 @@
 //!
 //! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
 //! expands, plays out and backs up (the solver optional); [`playout`] plays random games,
-//! [`policy`] the playouts' saves; [`tactics`] finds immediate wins and blocks; this module
+//! [`policy`] the playouts' saves; [`prior`] the new nodes' priors; [`tactics`] finds immediate wins and blocks; this module
 //! runs the search under its limits.
 
 mod iteration;
 pub mod params;
 pub mod playout;
 pub mod policy;
+pub mod prior;
 pub mod tactics;
 pub mod tree;
 
@@ -155,9 +156,11 @@ impl Searcher {
         root_moves: Vec<Move>,
         limits: &Limits,
     ) -> Report {
-        if tree.get(ROOT).children == 0 && !tree.expand(ROOT, root_moves.iter().copied()) {
+        let params = &self.params;
+        if tree.get(ROOT).children == 0 && !prior::expand(params, &mut tree, ROOT, pos, &root_moves)
+        {
             tree = Tree::new(root_moves.len() + 1);
-            tree.expand(ROOT, root_moves.iter().copied());
+            prior::expand(params, &mut tree, ROOT, pos, &root_moves);
         }
         tree.get_mut(ROOT).known = Known::Open;
         let reused = tree.get(ROOT).visits;

@@ -1,0 +1,119 @@
+//! Priors for new nodes: virtual visits whose value comes from a cheap look at the hole.
+//!
+//! A new child starts with `prior_visits` visits worth `value` each, where `value` is
+//! `prior_far` for a hole with no peg within two rows and columns, `prior_near` for one with,
+//! plus `prior_link` when it is a knight's move from one of the mover's pegs (it would link)
+//! and `prior_block` when it is a knight's move from an opponent's peg (it contests a link).
+//! Every child gets the same number of virtual visits, so only their values differ, and the
+//! search no longer visits each of a node's hundred-odd children once before any twice.
+
+use super::params::Params;
+use super::tree::Tree;
+use crate::bitboard::{Bitboard, KNIGHTS};
+use crate::cell::{Cell, CELLS, SIZE};
+use crate::position::{Move, Position};
+
+/// Every cell's box of cells at most two columns and two rows away (the cell left out).
+static NEAR: [Bitboard; CELLS] = near_table();
+
+const fn near_table() -> [Bitboard; CELLS] {
+    let mut out = [Bitboard::EMPTY; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        let (x, y) = ((i % SIZE) as i32, (i / SIZE) as i32);
+        let mut dy = -2;
+        while dy <= 2 {
+            let mut dx = -2;
+            while dx <= 2 {
+                let (nx, ny) = (x + dx, y + dy);
+                let inside = nx >= 0 && ny >= 0 && nx < SIZE as i32 && ny < SIZE as i32;
+                if inside && (dx != 0 || dy != 0) {
+                    out[i] = out[i].with_index((ny * SIZE as i32 + nx) as usize);
+                }
+                dx += 1;
+            }
+            dy += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// The prior value of `mv` for the player to move in `pos`.
+pub fn value(params: &Params, pos: &Position, mv: Move) -> f32 {
+    let c: Cell = match mv {
+        Move::Peg(c) => c,
+        Move::Swap => return 0.5,
+    };
+    let board = pos.board();
+    let p = pos.to_move();
+    if NEAR[c.index()].and(board.occupied()).is_empty() {
+        return params.prior_far;
+    }
+    let knights = KNIGHTS[c.index()];
+    let mut v = params.prior_near;
+    if !knights.and(board.pegs(p)).is_empty() {
+        v += params.prior_link;
+    }
+    if !knights.and(board.pegs(p.other())).is_empty() {
+        v += params.prior_block;
+    }
+    v
+}
+
+/// Adds `moves` as the children of `node` (whose position is `pos`), each with its prior
+/// when `prior_visits` is above zero. Returns whether they were added (the memory bound).
+pub fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position, moves: &[Move]) -> bool {
+    if !tree.expand(node, moves.iter().copied()) {
+        return false;
+    }
+    let n0 = params.prior_visits;
+    if n0 > 0 {
+        for i in tree.children(node) {
+            let child = tree.get_mut(i);
+            child.visits = n0;
+            child.wins = n0 as f32 * value(params, pos, child.mv);
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn value_of(moves: &str, hole: &str) -> f32 {
+        let pos = Position::after(moves).unwrap();
+        value(&Params::default(), &pos, Move::Peg(hole.parse().unwrap()))
+    }
+
+    #[test]
+    fn holes_are_ranked_by_their_neighbourhood() {
+        let p = Params::default();
+        // Player 0 has E5, player 1 has H8; player 0 to move.
+        let moves = "E5 H8";
+        assert_eq!(value_of(moves, "B11"), p.prior_far);
+        assert_eq!(value_of(moves, "E7"), p.prior_near);
+        assert_eq!(value_of(moves, "D7"), p.prior_near + p.prior_link);
+        assert_eq!(value_of(moves, "I6"), p.prior_near + p.prior_block);
+        assert_eq!(
+            value_of(moves, "G6"),
+            p.prior_near + p.prior_link + p.prior_block
+        );
+    }
+
+    #[test]
+    fn every_child_gets_the_same_virtual_visits() {
+        let mut params = Params::default();
+        params.prior_visits = 8;
+        let pos = Position::after("E5 H8").unwrap();
+        let moves: Vec<Move> = pos.legal_holes().iter().map(Move::Peg).collect();
+        let mut tree = Tree::new(1000);
+        assert!(expand(&params, &mut tree, 0, &pos, &moves));
+        for i in tree.children(0) {
+            let n = tree.get(i);
+            assert_eq!(n.visits, 8);
+            assert_eq!(n.value(), value(&params, &pos, n.mv));
+        }
+    }
+}
