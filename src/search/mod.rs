@@ -299,8 +299,12 @@ mod tests {
         // Player 0 threatens D12 and H12; no peg of player 1 stops both, so every move of
         // player 1 is a proven loss.
         let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
+        // Without priors: with them, a child valued 0.55 before its first visit waits behind
+        // siblings whose playouts nearly all win too, and the solver never meets the move
+        // that proves them (the solver is off by default; see `prior`).
         let params = Params {
             solver: true,
+            prior_visits: 0,
             ..Params::default()
         };
         let r = Searcher::new(params, 1)

@@ -104,8 +104,10 @@ mod tests {
 
     #[test]
     fn every_child_gets_the_same_virtual_visits() {
-        let mut params = Params::default();
-        params.prior_visits = 8;
+        let params = Params {
+            prior_visits: 8,
+            ..Params::default()
+        };
         let pos = Position::after("E5 H8").unwrap();
         let moves: Vec<Move> = pos.legal_holes().iter().map(Move::Peg).collect();
         let mut tree = Tree::new(1000);
