@@ -2,8 +2,8 @@
 //!
 //! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
 //! expands, plays out and backs up (the solver optional); [`playout`] plays random games,
-//! [`policy`] the playouts' saves; [`prior`] the new nodes' priors; [`tactics`] finds immediate wins and blocks; this module
-//! runs the search under its limits.
+//! [`policy`] the playouts' saves; [`prior`] the new nodes' priors; [`tactics`] finds
+//! immediate wins and blocks; this module runs the search under its limits.
 
 mod iteration;
 pub mod params;

@@ -10,29 +10,27 @@
 use super::params::Params;
 use super::tree::Tree;
 use crate::bitboard::{Bitboard, KNIGHTS};
-use crate::cell::{Cell, CELLS, SIZE};
+use crate::cell::{Cell, CELLS};
 use crate::position::{Move, Position};
 
-/// Every cell's box of cells at most two columns and two rows away (the cell left out).
+/// Every hole's box of holes at most two columns and two rows away (the hole left out).
 static NEAR: [Bitboard; CELLS] = near_table();
 
 const fn near_table() -> [Bitboard; CELLS] {
     let mut out = [Bitboard::EMPTY; CELLS];
     let mut i = 0;
     while i < CELLS {
-        let (x, y) = ((i % SIZE) as i32, (i / SIZE) as i32);
-        let mut dy = -2;
-        while dy <= 2 {
-            let mut dx = -2;
-            while dx <= 2 {
-                let (nx, ny) = (x + dx, y + dy);
-                let inside = nx >= 0 && ny >= 0 && nx < SIZE as i32 && ny < SIZE as i32;
-                if inside && (dx != 0 || dy != 0) {
-                    out[i] = out[i].with_index((ny * SIZE as i32 + nx) as usize);
+        if let Some(c) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 25 {
+                let (dx, dy) = (d % 5 - 2, d / 5 - 2);
+                if let Some(n) = c.offset(dx, dy) {
+                    if dx != 0 || dy != 0 {
+                        out[i] = out[i].with_index(n.index());
+                    }
                 }
-                dx += 1;
+                d += 1;
             }
-            dy += 1;
         }
         i += 1;
     }
