@@ -37,26 +37,46 @@ const fn near_table() -> [Bitboard; CELLS] {
     out
 }
 
+/// What a prior looks at, read off the position once per expansion.
+struct Pegs {
+    occupied: Bitboard,
+    mover: Bitboard,
+    opponent: Bitboard,
+}
+
+impl Pegs {
+    fn of(pos: &Position) -> Pegs {
+        let (board, p) = (pos.board(), pos.to_move());
+        Pegs {
+            occupied: board.occupied(),
+            mover: board.pegs(p),
+            opponent: board.pegs(p.other()),
+        }
+    }
+
+    fn value(&self, params: &Params, mv: Move) -> f32 {
+        let c: Cell = match mv {
+            Move::Peg(c) => c,
+            Move::Swap => return 0.5,
+        };
+        if NEAR[c.index()].and(self.occupied).is_empty() {
+            return params.prior_far;
+        }
+        let knights = KNIGHTS[c.index()];
+        let mut v = params.prior_near;
+        if !knights.and(self.mover).is_empty() {
+            v += params.prior_link;
+        }
+        if !knights.and(self.opponent).is_empty() {
+            v += params.prior_block;
+        }
+        v
+    }
+}
+
 /// The prior value of `mv` for the player to move in `pos`.
 pub fn value(params: &Params, pos: &Position, mv: Move) -> f32 {
-    let c: Cell = match mv {
-        Move::Peg(c) => c,
-        Move::Swap => return 0.5,
-    };
-    let board = pos.board();
-    let p = pos.to_move();
-    if NEAR[c.index()].and(board.occupied()).is_empty() {
-        return params.prior_far;
-    }
-    let knights = KNIGHTS[c.index()];
-    let mut v = params.prior_near;
-    if !knights.and(board.pegs(p)).is_empty() {
-        v += params.prior_link;
-    }
-    if !knights.and(board.pegs(p.other())).is_empty() {
-        v += params.prior_block;
-    }
-    v
+    Pegs::of(pos).value(params, mv)
 }
 
 /// Adds `moves` as the children of `node` (whose position is `pos`), each with its prior
@@ -67,10 +87,11 @@ pub fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position, moves
     }
     let n0 = params.prior_visits;
     if n0 > 0 {
+        let pegs = Pegs::of(pos);
         for i in tree.children(node) {
             let child = tree.get_mut(i);
             child.visits = n0;
-            child.wins = n0 as f32 * value(params, pos, child.mv);
+            child.wins = n0 as f32 * pegs.value(params, child.mv);
         }
     }
     true
