@@ -3,7 +3,7 @@
 use crate::bridge::{neighbor_table, NO_BRIDGE};
 use crate::cell::{Cell, Player, CELLS};
 
-const WORDS: usize = 3;
+const WORDS: usize = 4;
 const _: () = assert!(CELLS <= WORDS * 64, "the bitboard must hold every cell");
 
 /// The knight-neighbours of every cell: where a peg could link to from there.
@@ -96,6 +96,12 @@ impl Bitboard {
         self.0[i / 64] |= 1u64 << (i % 64);
     }
 
+    /// Adds the cell of index `i` (below 192) if `on`, without a branch.
+    #[inline]
+    pub(crate) fn insert_index_if(&mut self, i: usize, on: bool) {
+        self.0[i / 64] |= (on as u64) << (i % 64);
+    }
+
     /// Adds `c`.
     #[inline]
     pub fn insert(&mut self, c: Cell) {
@@ -112,44 +118,70 @@ impl Bitboard {
     /// Number of cells in the set.
     #[inline]
     pub const fn count(&self) -> u32 {
-        self.0[0].count_ones() + self.0[1].count_ones() + self.0[2].count_ones()
+        let (mut n, mut i) = (0, 0);
+        while i < WORDS {
+            n += self.0[i].count_ones();
+            i += 1;
+        }
+        n
     }
 
     /// Whether the set holds two cells or more (cheaper than [`Bitboard::count`] on machines
     /// without a popcount instruction).
     #[inline]
     pub const fn has_two(&self) -> bool {
-        let [a, b, c] = self.0;
-        let within = (a & a.wrapping_sub(1)) | (b & b.wrapping_sub(1)) | (c & c.wrapping_sub(1));
-        within != 0 || (a != 0) as u8 + (b != 0) as u8 + (c != 0) as u8 >= 2
+        let (mut within, mut words, mut i) = (0, 0, 0);
+        while i < WORDS {
+            let w = self.0[i];
+            within |= w & w.wrapping_sub(1);
+            words += (w != 0) as u32;
+            i += 1;
+        }
+        within != 0 || words >= 2
     }
 
     /// Whether the set is empty.
     #[inline]
     pub const fn is_empty(&self) -> bool {
-        self.0[0] | self.0[1] | self.0[2] == 0
+        let (mut any, mut i) = (0, 0);
+        while i < WORDS {
+            any |= self.0[i];
+            i += 1;
+        }
+        any == 0
     }
 
     /// Cells in both sets.
     #[inline]
     pub const fn and(self, o: Bitboard) -> Bitboard {
-        Bitboard([self.0[0] & o.0[0], self.0[1] & o.0[1], self.0[2] & o.0[2]])
+        let (mut w, mut i) = (self.0, 0);
+        while i < WORDS {
+            w[i] &= o.0[i];
+            i += 1;
+        }
+        Bitboard(w)
     }
 
     /// Cells in either set.
     #[inline]
     pub const fn or(self, o: Bitboard) -> Bitboard {
-        Bitboard([self.0[0] | o.0[0], self.0[1] | o.0[1], self.0[2] | o.0[2]])
+        let (mut w, mut i) = (self.0, 0);
+        while i < WORDS {
+            w[i] |= o.0[i];
+            i += 1;
+        }
+        Bitboard(w)
     }
 
     /// Cells of `self` not in `o`.
     #[inline]
     pub const fn and_not(self, o: Bitboard) -> Bitboard {
-        Bitboard([
-            self.0[0] & !o.0[0],
-            self.0[1] & !o.0[1],
-            self.0[2] & !o.0[2],
-        ])
+        let (mut w, mut i) = (self.0, 0);
+        while i < WORDS {
+            w[i] &= !o.0[i];
+            i += 1;
+        }
+        Bitboard(w)
     }
 
     /// The `n`-th cell of the set in index order (0-based), if the set has that many.

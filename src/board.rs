@@ -2,8 +2,8 @@
 //! counters, and union-find connectivity whose groups are tagged with the borders they touch.
 
 use crate::bitboard::Bitboard;
-use crate::bridge::{Bridge, Neighbor, BRIDGES, CROSSINGS, NEIGHBORS};
-use crate::cell::{Cell, Player, CELLS, SIZE};
+use crate::bridge::{Bridge, Neighbor, BRIDGES, CROSSINGS, NEIGHBORS, NO_BRIDGE, SLOTS};
+use crate::cell::{Cell, Player, SIZE};
 use crate::unionfind::UnionFind;
 
 /// The union-find tags of the borders of `p` that `c` lies on: 1 for the first border
@@ -20,10 +20,10 @@ pub struct Board {
     pegs: [Bitboard; 2],
     /// `links[p][d]` holds the lower ends of `p`'s links in direction `d`.
     links: [[Bitboard; 4]; 2],
-    /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the last slot
-    /// absorbs writes through [`crate::bridge::NO_BRIDGE`]).
-    blocked: [[u8; BRIDGES + 1]; 2],
-    groups: UnionFind<CELLS>,
+    /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the slots from
+    /// [`NO_BRIDGE`] on absorb writes, see [`SLOTS`]).
+    blocked: [[u8; SLOTS]; 2],
+    groups: UnionFind<256>,
     /// Whether each player has joined its borders.
     won: [bool; 2],
 }
@@ -51,7 +51,7 @@ impl Board {
         Board {
             pegs: [Bitboard::EMPTY; 2],
             links: [[Bitboard::EMPTY; 4]; 2],
-            blocked: [[0; BRIDGES + 1]; 2],
+            blocked: [[0; SLOTS]; 2],
             groups: UnionFind::new(),
             won: [false; 2],
         }
@@ -142,18 +142,25 @@ impl Board {
         tags == 3
     }
 
-    /// The neighbours of the vacant hole `c` that a peg of `p` there would link to. Which
-    /// ones is worked out without branches, which the random boards of playouts would
-    /// mispredict: bit `k` of the mask stands for `c`'s neighbour `k`.
+    /// The neighbours of the vacant hole `c` that a peg of `p` there would link to, as a
+    /// mask: bit `k` stands for `c`'s neighbour `k`. Worked out without branches, which the
+    /// random boards of playouts would mispredict.
     #[inline(always)]
-    fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = Neighbor> {
-        let (pi, near) = (p.index(), &NEIGHBORS[c.index()]);
+    fn link_mask(&self, pi: usize, ci: usize) -> u32 {
         let mut mask = 0u32;
-        for (k, n) in near.iter().enumerate() {
+        for (k, n) in NEIGHBORS[ci].iter().enumerate() {
             // A missing neighbour points at corner A1, which never holds a peg.
             let own = self.pegs[pi].has_index(n.cell as usize);
             mask |= ((own & (self.blocked[pi][n.bridge as usize] == 0)) as u32) << k;
         }
+        mask
+    }
+
+    /// The neighbours of the vacant hole `c` that a peg of `p` there would link to.
+    #[inline(always)]
+    fn would_link(&self, p: Player, c: Cell) -> impl Iterator<Item = Neighbor> {
+        let near = &NEIGHBORS[c.index()];
+        let mut mask = self.link_mask(p.index(), c.index());
         std::iter::from_fn(move || {
             let k = mask.trailing_zeros() as usize;
             mask &= mask.wrapping_sub(1);
@@ -163,13 +170,30 @@ impl Board {
 
     /// Places `p`'s peg on the vacant hole `c` and makes every link PP allows. The caller
     /// checks that the hole is vacant and allowed to `p`.
+    ///
+    /// How many links a peg makes is random in playouts (none for half the pegs, one for a
+    /// third), so a loop over them would mispredict its first test. The first link is
+    /// therefore made without a branch, a missing one as a no-op link from `c` to itself
+    /// through [`NO_BRIDGE`]; only a second link and more go round a loop.
     #[inline(always)]
     pub fn place(&mut self, p: Player, c: Cell) {
         debug_assert!(self.owner(c).is_none() && c.allowed_for(p));
         self.put_peg(p, c);
-        for n in self.would_link(p, c) {
-            let (b, other) = (n.bridge as usize, n.cell as usize);
-            self.link_indices(p.index(), b, c.index(), other);
+        let (pi, ci) = (p.index(), c.index());
+        let mut mask = self.link_mask(pi, ci);
+        let mut near = [Neighbor {
+            cell: ci as u8,
+            bridge: NO_BRIDGE,
+        }; 9];
+        near[..8].copy_from_slice(&NEIGHBORS[ci]);
+        let first = near[(mask.trailing_zeros() as usize).min(8)];
+        self.add_link(pi, first.bridge as usize);
+        self.won[pi] |= self.groups.attach(ci, first.cell as usize) == 3;
+        mask &= mask.wrapping_sub(1);
+        while mask != 0 {
+            let n = near[mask.trailing_zeros() as usize];
+            mask &= mask.wrapping_sub(1);
+            self.link_indices(pi, n.bridge as usize, ci, n.cell as usize);
         }
     }
 
@@ -194,19 +218,28 @@ impl Board {
     /// cells `a` and `other`: the playout's hot path, so plain indices.
     #[inline(always)]
     fn link_indices(&mut self, pi: usize, b: usize, a: usize, other: usize) {
-        self.links[pi][b % 4].insert_index(b / 4);
+        self.add_link(pi, b);
+        self.won[pi] |= self.groups.union(a, other) == 3;
+    }
+
+    /// Records player `pi`'s link on bridge `b` and counts it on the bridges it crosses,
+    /// without touching connectivity; through [`NO_BRIDGE`] it changes nothing but the
+    /// absorbing counters.
+    #[inline(always)]
+    fn add_link(&mut self, pi: usize, b: usize) {
+        self.links[pi][b % 4].insert_index_if(b / 4, b != NO_BRIDGE as usize);
         let opp = &mut self.blocked[1 - pi];
         for &x in &CROSSINGS[b] {
-            opp[x as usize] += 1;
+            // Real counters stay below 10; the absorbing slots may wrap.
+            opp[x as usize] = opp[x as usize].wrapping_add(1);
         }
-        self.won[pi] |= self.groups.union(a, other) == 3;
     }
 
     /// Recomputes the crossing counters from the links alone (for checking the incremental
     /// ones).
     #[cfg(not(codingame))]
-    pub fn counters_from_scratch(&self) -> [[u8; BRIDGES + 1]; 2] {
-        let mut blocked = [[0u8; BRIDGES + 1]; 2];
+    pub fn counters_from_scratch(&self) -> [[u8; SLOTS]; 2] {
+        let mut blocked = [[0u8; SLOTS]; 2];
         for p in Player::BOTH {
             for b in self.links(p) {
                 for x in b.crossings() {
@@ -214,16 +247,16 @@ impl Board {
                 }
             }
         }
-        // The slot behind NO_BRIDGE only absorbs writes; it carries no meaning.
+        // The slots from NO_BRIDGE on only absorb writes; they carry no meaning.
         for (q, row) in blocked.iter_mut().enumerate() {
-            row[BRIDGES] = self.blocked[q][BRIDGES];
+            row[BRIDGES..].copy_from_slice(&self.blocked[q][BRIDGES..]);
         }
         blocked
     }
 
     /// The incremental crossing counters, for comparison with [`Board::counters_from_scratch`].
     #[cfg(not(codingame))]
-    pub fn counters(&self) -> &[[u8; BRIDGES + 1]; 2] {
+    pub fn counters(&self) -> &[[u8; SLOTS]; 2] {
         &self.blocked
     }
 }

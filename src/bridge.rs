@@ -12,9 +12,16 @@ pub const DIRS: [(i32, i32); 4] = [(-2, -1), (-1, -2), (1, -2), (2, -1)];
 /// Number of bridge slots: four per cell index, valid or not.
 pub const BRIDGES: usize = CELLS * 4;
 
-/// Index of "no bridge" in the tables; arrays indexed by bridge have `BRIDGES + 1` entries so
-/// that writes through this index are harmless and need no branch.
+/// Index of "no bridge" in the tables. Arrays of counters indexed by bridge have [`SLOTS`]
+/// entries, so that writes through this index, and through the padding of
+/// [`CROSSINGS`], are harmless and need no branch.
 pub const NO_BRIDGE: u16 = BRIDGES as u16;
+
+/// Entries of a counter array indexed by bridge: the bridges, then one absorbing slot for
+/// each of the nine places of a row of [`CROSSINGS`]. A row pads place `k` with
+/// `NO_BRIDGE + k`, not all with one slot, so that the nine increments of a link never wait
+/// for one another.
+pub const SLOTS: usize = BRIDGES + 9;
 
 /// A possible link between two holes a knight's move apart.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -98,7 +105,7 @@ impl Bridge {
     pub fn crossings(self) -> impl Iterator<Item = Bridge> {
         CROSSINGS[self.index()]
             .into_iter()
-            .filter(|&b| b != NO_BRIDGE)
+            .filter(|&b| (b as usize) < BRIDGES)
             .map(Bridge)
     }
 
@@ -187,20 +194,24 @@ const fn cross_pattern() -> [[Rel; 9]; 4] {
     out
 }
 
-/// For every bridge slot, the bridges crossing it on this board, padded with [`NO_BRIDGE`].
-pub static CROSSINGS: [[u16; 9]; BRIDGES] = crossing_table();
+/// For every bridge slot, the bridges crossing it on this board; place `k` of a row is
+/// padded with the absorbing slot `NO_BRIDGE + k` (see [`SLOTS`]). The row of `NO_BRIDGE`
+/// itself holds only padding, so a link made through it (a no-op link, see
+/// [`crate::board::Board::place`]) changes no real counter.
+pub static CROSSINGS: [[u16; 9]; BRIDGES + 1] = crossing_table();
 
-const fn crossing_table() -> [[u16; 9]; BRIDGES] {
-    let mut out = [[NO_BRIDGE; 9]; BRIDGES];
+const fn crossing_table() -> [[u16; 9]; BRIDGES + 1] {
+    let mut out = [[NO_BRIDGE; 9]; BRIDGES + 1];
     let mut i = 0;
-    while i < BRIDGES {
+    while i <= BRIDGES {
         let (x, y, d) = ((i / 4 % SIZE) as i32, (i / 4 / SIZE) as i32, i % 4);
         let mut k = 0;
         while k < 9 {
+            out[i][k] = NO_BRIDGE + k as u16;
             let r = CROSS_PATTERN[d][k];
             let (lx, ly) = (x + r.dx, y + r.dy);
             let (ux, uy) = (lx + DIRS[r.dir].0, ly + DIRS[r.dir].1);
-            if is_hole(lx, ly) && is_hole(ux, uy) {
+            if i < BRIDGES && is_hole(lx, ly) && is_hole(ux, uy) {
                 out[i][k] = ((ly * SIZE as i32 + lx) * 4 + r.dir as i32) as u16;
             }
             k += 1;
