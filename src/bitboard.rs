@@ -71,6 +71,12 @@ impl Bitboard {
         }
     }
 
+    /// The words of the set: bit `i` of word `w` stands for the cell of index `64 * w + i`.
+    #[inline]
+    pub(crate) const fn words(self) -> [u64; WORDS] {
+        self.0
+    }
+
     /// Whether `c` is in the set.
     #[inline]
     pub const fn has(&self, c: Cell) -> bool {

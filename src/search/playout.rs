@@ -19,13 +19,17 @@ pub(super) struct Pools {
 /// for player 1 only.
 const START: [usize; 3] = [0, 20, 120];
 
-/// Writes the cells of `set` into `out` in index order; returns how many.
+/// Writes the cells of `set` into `out` in index order; returns how many. A plain loop per
+/// word: faster here than [`Bitboard::iter`], which carries its position between calls.
 #[inline]
 fn fill(out: &mut [Cell], set: Bitboard) -> usize {
     let mut n = 0;
-    for c in set.iter() {
-        out[n] = c;
-        n += 1;
+    for (w, mut bits) in set.words().into_iter().enumerate() {
+        while bits != 0 {
+            out[n] = Cell::of_hole(w * 64 + bits.trailing_zeros() as usize);
+            bits &= bits - 1;
+            n += 1;
+        }
     }
     n
 }
