@@ -292,6 +292,21 @@ mod tests {
     }
 
     #[test]
+    fn pegs_without_links_change_no_link_counter_or_group() {
+        let mut b = Board::new();
+        // F7 and G10 link once each (the branch-free first link); E5, H8 and B2 link to
+        // nothing, which goes through the no-op link.
+        for (p, s) in [(0, "E5"), (1, "H8"), (0, "F7"), (1, "G10"), (0, "B2")] {
+            b.place(Player::from_index(p).unwrap(), cell(s));
+        }
+        assert_eq!(b.links(Player::Zero).count(), 1);
+        assert_eq!(b.links(Player::One).count(), 1);
+        assert_eq!(b.counters_from_scratch(), *b.counters());
+        assert!(b.joined(cell("E5"), cell("F7")) && b.joined(cell("H8"), cell("G10")));
+        assert!(!b.joined(cell("B2"), cell("E5")) && !b.joined(cell("E5"), cell("H8")));
+    }
+
+    #[test]
     fn own_links_may_cross() {
         let mut b = Board::new();
         for s in ["E5", "F7", "E7", "F5"] {

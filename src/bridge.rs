@@ -320,6 +320,25 @@ mod tests {
     }
 
     #[test]
+    fn padding_gives_each_place_its_own_absorbing_slot() {
+        for (b, row) in CROSSINGS.iter().enumerate() {
+            for (k, &x) in row.iter().enumerate() {
+                let x = x as usize;
+                assert!(
+                    x < BRIDGES || x == BRIDGES + k,
+                    "bridge {b}, place {k}: {x}"
+                );
+            }
+        }
+        let none = CROSSINGS[NO_BRIDGE as usize];
+        assert!(none
+            .iter()
+            .enumerate()
+            .all(|(k, &x)| x as usize == BRIDGES + k));
+        assert_eq!(SLOTS, BRIDGES + none.len());
+    }
+
+    #[test]
     fn neighbor_table_lists_every_knight_neighbour() {
         for c in Cell::all() {
             let mut from_table: Vec<(usize, Bridge)> = NEIGHBORS[c.index()]
