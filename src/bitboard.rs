@@ -1,8 +1,10 @@
-//! A set of holes as three 64-bit words (144 cells do not fit a `u128`).
+//! A set of holes as four 64-bit words (144 cells do not fit a `u128`).
 
 use crate::bridge::{neighbor_table, NO_BRIDGE};
 use crate::cell::{Cell, Player, CELLS};
 
+/// Four words, one more than 144 cells need: any `u8` index then falls inside the set, so
+/// lookups by the `u8` cell indices of the tables need no bounds check.
 const WORDS: usize = 4;
 const _: () = assert!(CELLS <= WORDS * 64, "the bitboard must hold every cell");
 
@@ -83,14 +85,14 @@ impl Bitboard {
         self.has_index(c.index())
     }
 
-    /// Whether the cell of index `i` (below 192) is in the set; for hot loops over tables
+    /// Whether the cell of index `i` (below 256) is in the set; for hot loops over tables
     /// of indices.
     #[inline]
     pub(crate) const fn has_index(&self, i: usize) -> bool {
         self.0[i / 64] >> (i % 64) & 1 != 0
     }
 
-    /// The set plus the cell of index `i` (below 192), for building tables in `const fn`s.
+    /// The set plus the cell of index `i` (below 256), for building tables in `const fn`s.
     pub(crate) const fn with_index(mut self, i: usize) -> Bitboard {
         self.0[i / 64] |= 1u64 << (i % 64);
         self
@@ -102,7 +104,7 @@ impl Bitboard {
         self.0[i / 64] |= 1u64 << (i % 64);
     }
 
-    /// Adds the cell of index `i` (below 192) if `on`, without a branch.
+    /// Adds the cell of index `i` (below 256) if `on`, without a branch.
     #[inline]
     pub(crate) fn insert_index_if(&mut self, i: usize, on: bool) {
         self.0[i / 64] |= (on as u64) << (i % 64);

@@ -23,6 +23,7 @@ pub struct Board {
     /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the slots from
     /// [`NO_BRIDGE`] on absorb writes, see [`SLOTS`]).
     blocked: [[u8; SLOTS]; 2],
+    /// 256 nodes, more than the 144 cells, so that finds by `u8` index need no bounds check.
     groups: UnionFind<256>,
     /// Whether each player has joined its borders.
     won: [bool; 2],
