@@ -74,7 +74,9 @@ impl Pegs {
     }
 }
 
-/// The prior value of `mv` for the player to move in `pos`.
+/// The prior value of `mv` for the player to move in `pos` (for tests: the search reads
+/// [`Pegs`] once per expansion).
+#[cfg(test)]
 pub fn value(params: &Params, pos: &Position, mv: Move) -> f32 {
     Pegs::of(pos).value(params, mv)
 }
