@@ -10,10 +10,10 @@
 //! It writes `fixtures/NAME.txt` and `fixtures/NAME.expect`.
 
 use std::process::exit;
-use twixt::arena::turn::turn_input;
-use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::{Move, Player};
+use twixt_reference::turn_input;
+use twixt_reference::RefGame;
 
 fn main() {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -36,7 +36,7 @@ fn main() {
         .iter()
         .position(|a| a == "--accept")
         .map(|i| args[i + 1].as_str());
-    let legal = legal_moves(&game);
+    let legal = game.legal_moves();
     let (accept, why) = match accept_flag {
         Some("swap") => (vec![Move::Swap], "swap".to_string()),
         Some("noswap") => (
@@ -100,18 +100,6 @@ fn replay(moves: &str) -> RefGame {
     RefGame::from_moves(&moves).unwrap_or_else(|(i, e)| fail(&format!("move {}: {e}", i + 1)))
 }
 
-fn legal_moves(g: &RefGame) -> Vec<Move> {
-    let mut v: Vec<Move> = g
-        .legal_holes(g.to_move())
-        .into_iter()
-        .map(Move::Peg)
-        .collect();
-    if g.swap_allowed() {
-        v.push(Move::Swap);
-    }
-    v
-}
-
 /// The moves after which the mover has won.
 fn wins(g: &RefGame, moves: &[Move]) -> Vec<Move> {
     let me = g.to_move();
@@ -132,7 +120,7 @@ fn auto_accept(g: &RefGame, legal: &[Move]) -> (Vec<Move>, String) {
     if !w.is_empty() {
         return (w, format!("win in one for player {}", g.to_move()));
     }
-    let opp_wins = |next: &RefGame| wins(next, &legal_moves(next)).len();
+    let opp_wins = |next: &RefGame| wins(next, &next.legal_moves()).len();
     let safe: Vec<Move> = legal
         .iter()
         .copied()

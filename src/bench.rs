@@ -87,7 +87,7 @@ mod tests {
 
     #[test]
     fn the_midgame_is_legal_and_open() {
-        let mut pos = Position::after(MIDGAME).expect("MIDGAME is a legal game");
+        let pos = Position::after(MIDGAME).expect("MIDGAME is a legal game");
         assert_eq!(pos.board().occupied().count(), 24);
         assert_eq!(pos.outcome(), None);
     }

@@ -130,8 +130,8 @@ impl Board {
 
     /// Whether `a` and `b` are joined by a chain of links (or are the same peg).
     #[cfg(not(codingame))]
-    pub fn joined(&mut self, a: Cell, b: Cell) -> bool {
-        self.groups.same(a.index(), b.index())
+    pub fn joined(&self, a: Cell, b: Cell) -> bool {
+        self.same_group(a.index(), b.index())
     }
 
     /// Whether `p`'s peg on the vacant, allowed hole `c` would join `p`'s borders, worked

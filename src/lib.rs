@@ -6,7 +6,6 @@
 //! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
 //! tests and by the referee; it never ships.
 
-pub mod arena;
 // Host-only conveniences stay out of the CodinGame bundle (twixt-bundle sets `codingame`).
 #[cfg(not(codingame))]
 pub mod bench;
@@ -14,11 +13,9 @@ pub mod bitboard;
 pub mod board;
 pub mod bot;
 pub mod bridge;
-pub mod bundle;
 pub mod cell;
 pub mod position;
 pub mod protocol;
-pub mod reference;
 pub mod rng;
 pub mod search;
 pub mod setup;

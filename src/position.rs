@@ -117,12 +117,6 @@ impl Position {
         &self.board
     }
 
-    /// The board, mutably (connectivity queries compress paths).
-    #[inline]
-    pub fn board_mut(&mut self) -> &mut Board {
-        &mut self.board
-    }
-
     /// Whose turn it is.
     #[inline]
     pub fn to_move(&self) -> Player {
@@ -144,21 +138,24 @@ impl Position {
         self.board.legal_holes(self.to_move)
     }
 
-    /// Every legal move of the player to move (none once the game is over).
-    pub fn legal_moves(&mut self) -> Vec<Move> {
+    /// Every legal move of the player to move: its legal holes in index order, then `SWAP`
+    /// where allowed; none once the game is over. The one builder of move lists (the root's
+    /// moves and every expanded node's children).
+    pub fn legal_moves(&self) -> Vec<Move> {
         if self.outcome().is_some() {
             return Vec::new();
         }
-        let mut moves: Vec<Move> = self.legal_holes().iter().map(Move::Peg).collect();
-        if self.swap_allowed() {
-            moves.push(Move::Swap);
-        }
-        moves
+        let swap = self.swap_allowed().then_some(Move::Swap);
+        self.legal_holes()
+            .iter()
+            .map(Move::Peg)
+            .chain(swap)
+            .collect()
     }
 
     /// The result, if the game is over: a win for a connected player, or a draw when the
     /// player to move has no legal hole.
-    pub fn outcome(&mut self) -> Option<Outcome> {
+    pub fn outcome(&self) -> Option<Outcome> {
         for p in [self.to_move.other(), self.to_move] {
             if self.board.connected(p) {
                 return Some(Outcome::Win(p));
@@ -171,7 +168,7 @@ impl Position {
     }
 
     /// Checks a move without playing it.
-    pub fn check(&mut self, mv: Move) -> Result<(), IllegalMove> {
+    pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
             return Err(IllegalMove::GameOver);
         }

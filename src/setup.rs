@@ -122,9 +122,9 @@ impl Setup {
             self.put_links(p, &mut board, &mut problems);
         }
         check_missing_links(&board, &mut problems);
-        let mut pos = Position::from_parts(board, self.to_move);
+        let pos = Position::from_parts(board, self.to_move);
         for p in Player::BOTH {
-            if pos.board_mut().connected(p) {
+            if pos.board().connected(p) {
                 problems.push(SetupError {
                     item: Item::Whole,
                     problem: Problem::AlreadyWon(p),

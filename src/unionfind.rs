@@ -94,17 +94,17 @@ impl<const N: usize> UnionFind<N> {
         self.tags[r] = tags;
         tags
     }
-
-    /// Whether `a` and `b` are in one set.
-    #[inline]
-    pub fn same(&mut self, a: usize, b: usize) -> bool {
-        self.find(a) == self.find(b)
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    impl<const N: usize> UnionFind<N> {
+        fn same(&self, a: usize, b: usize) -> bool {
+            self.root(a) == self.root(b)
+        }
+    }
 
     #[test]
     fn unions_are_transitive() {

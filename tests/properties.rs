@@ -4,11 +4,10 @@ mod random_games;
 
 use proptest::prelude::*;
 use random_games::random_move;
-use std::collections::VecDeque;
 use twixt::protocol::TurnReader;
-use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
+use twixt_reference::RefGame;
 
 /// A random game of up to `plies` moves, played on both rule books.
 fn random_game(seed: u64, plies: usize) -> (Position, RefGame) {
@@ -26,29 +25,6 @@ fn random_game(seed: u64, plies: usize) -> (Position, RefGame) {
     (fast, slow)
 }
 
-/// Cells reachable from `from` through `p`'s links, by breadth-first search.
-fn reachable(slow: &RefGame, p: Player, from: Cell) -> Vec<Cell> {
-    let links = slow.links(p);
-    let mut seen = vec![from];
-    let mut queue = VecDeque::from([from]);
-    while let Some(c) = queue.pop_front() {
-        for &(a, b) in &links {
-            let next = if a == c {
-                b
-            } else if b == c {
-                a
-            } else {
-                continue;
-            };
-            if !seen.contains(&next) {
-                seen.push(next);
-                queue.push_back(next);
-            }
-        }
-    }
-    seen
-}
-
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(200))]
 
@@ -60,13 +36,13 @@ proptest! {
 
     #[test]
     fn union_find_agrees_with_a_search_over_links(seed in any::<u64>(), plies in 0usize..140) {
-        let (mut fast, slow) = random_game(seed, plies);
+        let (fast, slow) = random_game(seed, plies);
         for p in Player::BOTH {
             let pegs = slow.pegs(p);
             for &a in pegs.iter().take(6) {
-                let near = reachable(&slow, p, a);
+                let near = slow.reachable(p, a);
                 for &b in &pegs {
-                    prop_assert_eq!(fast.board_mut().joined(a, b), near.contains(&b), "{} {}", a, b);
+                    prop_assert_eq!(fast.board().joined(a, b), near.contains(&b), "{} {}", a, b);
                 }
             }
         }
@@ -118,7 +94,7 @@ proptest! {
     #[test]
     fn wins_at_agrees_with_placing_the_peg(seed in any::<u64>(), plies in 0usize..120) {
         let (fast, _) = random_game(seed, plies);
-        let mut pos = fast;
+        let pos = fast;
         prop_assume!(pos.outcome().is_none());
         let p = pos.to_move();
         for c in pos.legal_holes().iter() {

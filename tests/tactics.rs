@@ -8,10 +8,10 @@
 mod bot_process;
 
 use bot_process::run_bot;
-use twixt::arena::turn::turn_input;
-use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::Move;
+use twixt_reference::turn_input;
+use twixt_reference::RefGame;
 
 const EACH: usize = 25;
 

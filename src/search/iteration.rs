@@ -139,14 +139,7 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
 /// Adds the children of `node`, whose position is `pos`: every legal move, with priors.
 /// Returns whether it did.
 fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
-    let swap = pos.swap_allowed().then_some(Move::Swap);
-    let moves: Vec<Move> = pos
-        .legal_holes()
-        .iter()
-        .map(Move::Peg)
-        .chain(swap)
-        .collect();
-    prior::expand(params, tree, node, pos, &moves)
+    prior::expand(params, tree, node, pos, &pos.legal_moves())
 }
 
 /// Plays `mv` and says whether the game goes on.

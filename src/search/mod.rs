@@ -88,14 +88,14 @@ impl Searcher {
 
     /// The best move for the player to move, or `None` when the game is over.
     pub fn choose(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
-        let moves = pos.clone().legal_moves();
+        let moves = pos.legal_moves();
         self.choose_among(pos, moves, limits)
     }
 
     /// The best peg for the player to move: as [`Searcher::choose`], with SWAP left out
     /// where it is allowed (the opening table said no).
     pub fn choose_peg(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
-        let mut moves = pos.clone().legal_moves();
+        let mut moves = pos.legal_moves();
         moves.retain(|&m| m != Move::Swap);
         self.choose_among(pos, moves, limits)
     }
@@ -142,7 +142,7 @@ impl Searcher {
     /// keep the tree for our next turn: the first turn's long clock is not lost on a move the
     /// opening table decided.
     pub fn ponder(&mut self, pos: &Position, limits: &Limits) {
-        let moves = pos.clone().legal_moves();
+        let moves = pos.legal_moves();
         if !moves.is_empty() {
             self.keep_next = true;
             self.search(pos, Tree::new(self.params.max_nodes), moves, limits);
@@ -283,7 +283,7 @@ mod tests {
         let pos = play("E1 B5 F3 G5 F7 C9 E9 J5 F11 J7 D12");
         assert_eq!(pos.to_move(), Player::One);
         assert_eq!(tactics::threats(&pos), vec!["E5".parse().unwrap()]);
-        let moves = pos.clone().legal_moves();
+        let moves = pos.legal_moves();
         let safe = tactics::safe_moves(&pos, &moves);
         assert!(safe.contains(&"E5".parse().unwrap()) && safe.contains(&"E4".parse().unwrap()));
         for seed in 0..5 {

@@ -61,7 +61,7 @@ mod tests {
         let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
         assert_eq!(pos.to_move(), Player::One);
         assert_eq!(threats(&pos).len(), 2);
-        let moves = pos.clone().legal_moves();
+        let moves = pos.legal_moves();
         assert!(safe_moves(&pos, &moves).is_empty());
     }
 }

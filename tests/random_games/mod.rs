@@ -2,9 +2,9 @@
 
 #![allow(dead_code)]
 
-use twixt::reference::RefGame;
 use twixt::rng::FastRng;
 use twixt::{Bridge, Cell, Move, Player, Position};
+use twixt_reference::RefGame;
 
 /// Picks a random legal move of the reference game (swapping with probability 1/3 when
 /// allowed), or `None` when the game is over.

@@ -1,0 +1,88 @@
+//! The bundler on this very crate: the real library modules bundle, compile as one file with
+//! the current rustc and behave like the library. (The compile with rustc 1.63 against
+//! CodinGame's crates is .ci/codingame-check's job.)
+
+mod support;
+
+#[path = "fixtures/crate_main/random_game.rs"]
+mod random_game;
+
+use std::path::{Path, PathBuf};
+use support::{compile, compile_and_run};
+use twixt_bundle::{self as bundle, Options};
+
+/// The engine's package: the workspace root, above this crate.
+fn crate_dir() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the bundler sits in the engine's workspace")
+}
+
+/// This crate's library with a stand-in main that plays seeded random games.
+fn random_game_bundle() -> bundle::Bundle {
+    let mut options = Options::for_crate(crate_dir());
+    options.main = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/crate_main/main.rs");
+    bundle::bundle(&options).unwrap()
+}
+
+#[test]
+fn the_library_bundled_plays_the_same_games_as_the_library() {
+    let bundle = random_game_bundle();
+    for seed in [1u64, 2, 3] {
+        let printed = compile_and_run(&bundle.source, &["-O"], &[&seed.to_string()]);
+        assert_eq!(printed.trim_end(), random_game::play(seed));
+    }
+}
+
+#[test]
+fn the_library_bundle_leaves_out_the_host_only_modules() {
+    let bundle = random_game_bundle();
+    assert!(
+        bundle.modules.contains(&"position".to_owned()),
+        "{:?}",
+        bundle.modules
+    );
+    for host_only in ["reference", "bundle", "arena"] {
+        assert!(
+            !bundle.modules.contains(&host_only.to_owned()),
+            "{host_only} shipped"
+        );
+    }
+}
+
+/// The newest rand 0.8 rlib beside this test binary (dev-dependencies may bring other rand
+/// versions: each `librand-HASH.rlib` has a `rand-HASH.d` naming its sources).
+fn rand_rlib() -> PathBuf {
+    let deps = std::env::current_exe()
+        .unwrap()
+        .parent()
+        .unwrap()
+        .to_owned();
+    let is_rand_08 = |rlib: &Path| {
+        let name = rlib.file_name().unwrap().to_string_lossy();
+        let Some(hash) = name
+            .strip_prefix("librand-")
+            .and_then(|n| n.strip_suffix(".rlib"))
+        else {
+            return false;
+        };
+        let sources = std::fs::read_to_string(deps.join(format!("rand-{hash}.d")));
+        sources.is_ok_and(|s| s.contains("/rand-0.8."))
+    };
+    std::fs::read_dir(&deps)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| is_rand_08(p))
+        .max_by_key(|p| p.metadata().unwrap().modified().unwrap())
+        .expect("twixt depends on rand 0.8, so its rlib is built beside the tests")
+}
+
+#[test]
+fn the_bot_bundle_compiles_as_one_file_and_fits() {
+    let bundle = bundle::bundle(&Options::for_crate(crate_dir())).unwrap();
+    assert!(bundle.chars() < 70_000, "{} characters", bundle.chars());
+    let rand = format!("rand={}", rand_rlib().display());
+    let deps = format!("dependency={}", rand_rlib().parent().unwrap().display());
+    let compiled = compile(&bundle.source, &["--extern", &rand, "-L", &deps]);
+    assert!(compiled.binary.is_file());
+}

@@ -1,0 +1,25 @@
+//! The referee and arena behind `twixt-referee`: bots as processes under CodinGame's clocks,
+//! games judged by the reference rules (`twixt-reference`, never the engine's fast board),
+//! matches in seat-swapped pairs and the statistics that say which engine is stronger.
+//! Host-only: it never ships to CodinGame.
+//!
+//! [`process`] runs one bot under its [`clocks`] (and [`signals`] kills them all on Ctrl-C);
+//! [`turn`] writes its input and reads its answer; [`game`] plays one game; [`record`],
+//! [`render`] and [`svg`] keep and show it; [`matches`](mod@matches) runs a match from
+//! [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
+//! [`brutaltester`] speaks cg-brutaltester's referee contract.
+
+pub mod brutaltester;
+pub mod clocks;
+pub mod game;
+pub mod matches;
+pub mod openings;
+pub mod process;
+pub mod record;
+pub mod render;
+pub mod signals;
+pub mod sprt;
+pub mod stats;
+pub mod svg;
+pub mod tally;
+pub mod turn;

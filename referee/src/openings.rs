@@ -1,0 +1,91 @@
+//! Openings for matches: read from a file (one line of moves per pair) or drawn at random, so
+//! that deterministic bots still play varied games.
+
+use rand::rngs::StdRng;
+use rand::seq::SliceRandom;
+use rand::SeedableRng;
+use std::path::Path;
+use twixt::position::Move;
+use twixt_reference::RefGame;
+
+/// Parses one opening line (`E5 F7 SWAP`, commas allowed) and checks it is legal and leaves the
+/// game open.
+pub fn parse_opening(line: &str) -> Result<Vec<Move>, String> {
+    let moves = line
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .map(|w| w.parse::<Move>().map_err(|e| e.to_string()))
+        .collect::<Result<Vec<Move>, String>>()?;
+    let game =
+        RefGame::from_moves(&moves).map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
+    if game.outcome().is_some() {
+        return Err("the opening already ends the game".into());
+    }
+    Ok(moves)
+}
+
+/// Reads an openings file: one opening per line; blank lines and `#` comments are skipped.
+pub fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let mut out = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.is_empty() {
+            continue;
+        }
+        let opening =
+            parse_opening(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+        out.push(opening);
+    }
+    if out.is_empty() {
+        return Err(format!("{}: no opening in the file", path.display()));
+    }
+    Ok(out)
+}
+
+/// `plies` uniformly random legal pegs (never a swap), the same for the same seed.
+pub fn random_opening(plies: usize, seed: u64) -> Vec<Move> {
+    let mut rng = StdRng::seed_from_u64(seed);
+    let mut game = RefGame::new();
+    while game.moves().len() < plies {
+        let holes = game.legal_holes(game.to_move());
+        let Some(&c) = holes.choose(&mut rng) else {
+            break;
+        };
+        let mut next = game.clone();
+        next.play(Move::Peg(c)).expect("a legal hole");
+        if next.outcome().is_some() {
+            break;
+        }
+        game = next;
+    }
+    game.moves().to_vec()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn openings_parse_and_are_checked() {
+        assert_eq!(
+            parse_opening("E5, F7 SWAP").unwrap_err(),
+            "move 3 is illegal: SWAP is allowed only on player 1's first turn"
+        );
+        assert_eq!(parse_opening("E5 SWAP F7").unwrap().len(), 3);
+        assert!(
+            parse_opening("A5").is_err(),
+            "player 0 may not play column A"
+        );
+        assert!(parse_opening("E5 zz").is_err());
+    }
+
+    #[test]
+    fn random_openings_are_legal_and_repeatable() {
+        let a = random_opening(4, 9);
+        assert_eq!(a.len(), 4);
+        assert_eq!(a, random_opening(4, 9));
+        assert!(RefGame::from_moves(&a).is_ok());
+        assert_ne!(a, random_opening(4, 10));
+    }
+}

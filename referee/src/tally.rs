@@ -1,0 +1,233 @@
+//! What a match has counted so far, per engine (A and B, whatever their seats), and the
+//! result block printed while it runs and at its end.
+
+use super::record::{GameRecord, Reason};
+use super::sprt::Sprt;
+use super::stats::{Estimate, Fixed2, Penta, Wdl};
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+/// Faults and answer times of one engine.
+#[derive(Clone, Debug, Default)]
+pub struct EngineLog {
+    /// Games lost by timeout.
+    pub timeouts: u64,
+    /// Games lost by an illegal or malformed move.
+    pub illegal: u64,
+    /// Games lost by exiting or closing the output.
+    pub crashes: u64,
+    /// Every answer's milliseconds.
+    pub ms: Vec<u64>,
+}
+
+impl EngineLog {
+    /// The `q`-quantile (nearest rank) of the answer times.
+    pub fn quantile(&self, q: f64) -> Option<u64> {
+        let mut v = self.ms.clone();
+        v.sort_unstable();
+        let n = v.len();
+        (n > 0).then(|| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1])
+    }
+}
+
+/// The counts of a match.
+#[derive(Clone, Debug, Default)]
+pub struct Tally {
+    /// Games from A's side.
+    pub wdl: Wdl,
+    /// Complete pairs from A's side.
+    pub penta: Penta,
+    /// Pairs with one win each (within `penta`'s middle class).
+    pub pairs_wl: u64,
+    /// Engine A's and engine B's logs.
+    pub logs: [EngineLog; 2],
+    /// Half-points of the first game of pairs still waiting for their second.
+    open_pairs: BTreeMap<usize, u8>,
+}
+
+/// A's half-points (0, 1, 2) in a game.
+fn a_half_points(r: &GameRecord, a_player: u8) -> u8 {
+    match r.winner {
+        None => 1,
+        Some(w) if w == a_player => 2,
+        Some(_) => 0,
+    }
+}
+
+impl Tally {
+    /// Counts one game of a match (its record has a slot).
+    pub fn add(&mut self, r: &GameRecord) {
+        let slot = r.slot.expect("match games have a slot");
+        let hp = a_half_points(r, slot.a_player);
+        self.wdl.add(hp);
+        self.log_engines(r, slot.a_player);
+        match self.open_pairs.remove(&slot.pair) {
+            Some(first) => {
+                self.penta.add(first + hp);
+                if first.abs_diff(hp) == 2 {
+                    self.pairs_wl += 1;
+                }
+            }
+            None => {
+                self.open_pairs.insert(slot.pair, hp);
+            }
+        }
+    }
+
+    fn log_engines(&mut self, r: &GameRecord, a_player: u8) {
+        let engine_of = |player: u8| usize::from(player != a_player);
+        for (k, ms) in r.ms.iter().enumerate() {
+            if let Some(ms) = ms {
+                self.logs[engine_of((k % 2) as u8)].ms.push(*ms);
+            }
+        }
+        if let (true, Some(loser)) = (r.reason.is_fault(), r.loser()) {
+            let log = &mut self.logs[engine_of(loser)];
+            match r.reason {
+                Reason::Timeout => log.timeouts += 1,
+                Reason::Illegal => log.illegal += 1,
+                _ => log.crashes += 1,
+            }
+        }
+    }
+
+    /// The result block, as fastchess prints it.
+    pub fn block(&self, sprt: Option<&Sprt>) -> String {
+        let mut out = String::new();
+        let w = &self.wdl;
+        let points = w.wins as f64 + 0.5 * w.draws as f64;
+        if let Some(e) = Estimate::from_penta(&self.penta) {
+            let _ = writeln!(
+                out,
+                "Elo: {} +/- {}, nElo: {} +/- {}",
+                Fixed2(e.elo),
+                Fixed2(e.elo_error),
+                Fixed2(e.nelo),
+                Fixed2(e.nelo_error)
+            );
+            let _ = writeln!(
+                out,
+                "LOS: {} %, DrawRatio: {} %",
+                Fixed2(e.los * 100.0),
+                Fixed2(w.draw_ratio() * 100.0)
+            );
+        }
+        let _ = writeln!(
+            out,
+            "Games: {}, Wins: {}, Losses: {}, Draws: {}, Points: {:.1} ({} %)",
+            w.games(),
+            w.wins,
+            w.losses,
+            w.draws,
+            points,
+            Fixed2(100.0 * points / w.games().max(1) as f64)
+        );
+        let p = self.penta.0;
+        let _ = writeln!(
+            out,
+            "Ptnml(0-2): [{}, {}, {}, {}, {}], WL/DD: {}, {}",
+            p[0],
+            p[1],
+            p[2],
+            p[3],
+            p[4],
+            self.pairs_wl,
+            p[2] - self.pairs_wl
+        );
+        if let Some(s) = sprt {
+            out.push_str(&sprt_line(s, &self.penta));
+        }
+        out
+    }
+
+    /// Per engine: faults and answer times.
+    pub fn engine_lines(&self, names: [&str; 2]) -> String {
+        let mut out = String::new();
+        for (name, log) in names.iter().zip(&self.logs) {
+            let q = |x: f64| {
+                log.quantile(x)
+                    .map_or("-".to_string(), |v| format!("{v} ms"))
+            };
+            let _ = writeln!(
+                out,
+                "{name}: timeouts {}, illegal moves {}, crashes {}; answer time p50 {}, p99 {}, max {} ({} answers)",
+                log.timeouts,
+                log.illegal,
+                log.crashes,
+                q(0.5),
+                q(0.99),
+                q(1.0),
+                log.ms.len()
+            );
+        }
+        out
+    }
+}
+
+/// `LLR: 1.23 (41.8%) (-2.94, 2.94) [0.00, 5.00]`: the LLR, how far it is towards the bound
+/// it leans to, the bounds, and elo0/elo1.
+pub fn sprt_line(s: &Sprt, penta: &Penta) -> String {
+    let llr = s.llr(penta);
+    let (lo, hi) = s.bounds();
+    let towards = if llr >= 0.0 { llr / hi } else { llr / lo };
+    format!(
+        "LLR: {} ({:.1}%) ({}, {}) [{}, {}]\n",
+        Fixed2(llr),
+        100.0 * towards,
+        Fixed2(lo),
+        Fixed2(hi),
+        Fixed2(s.elo0),
+        Fixed2(s.elo1)
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::record::MatchSlot;
+
+    fn rec(pair: usize, game: usize, winner: Option<u8>, reason: Reason) -> GameRecord {
+        GameRecord {
+            moves: vec!["E5".into(), "E7".into(), "F7".into()],
+            ms: vec![Some(10), Some(20), Some(30)],
+            messages: vec![],
+            opening: 0,
+            winner,
+            reason,
+            detail: String::new(),
+            cmd0: "a".into(),
+            cmd1: "b".into(),
+            seed: 0,
+            clocks: None,
+            slot: Some(MatchSlot {
+                pair,
+                game,
+                a_player: game as u8,
+            }),
+        }
+    }
+
+    #[test]
+    fn pairs_count_from_a_side_with_seats_swapped() {
+        let mut t = Tally::default();
+        // Pair 0: A (player 0) wins, then A (player 1) wins: WW.
+        t.add(&rec(0, 0, Some(0), Reason::Connected));
+        t.add(&rec(0, 1, Some(1), Reason::Connected));
+        // Pair 1: A wins as player 0, B wins as player 0 by A's timeout: WL.
+        t.add(&rec(1, 0, Some(0), Reason::Connected));
+        t.add(&rec(1, 1, Some(0), Reason::Timeout));
+        // Pair 2: only its first game so far, a draw.
+        t.add(&rec(2, 0, None, Reason::Draw));
+        assert_eq!(t.penta, Penta([0, 0, 1, 0, 1]));
+        assert_eq!(t.pairs_wl, 1);
+        assert_eq!((t.wdl.wins, t.wdl.draws, t.wdl.losses), (3, 1, 1));
+        assert_eq!(t.logs[0].timeouts, 1);
+        // A moved 2 of 3 moves as player 0 (three games) and 1 of 3 as player 1 (two games).
+        assert_eq!(t.logs[0].ms.len(), 3 * 2 + 2);
+        assert_eq!(t.logs[0].quantile(1.0), Some(30));
+        assert_eq!(t.logs[1].quantile(0.5), Some(20));
+        assert!(t
+            .block(None)
+            .contains("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD: 1, 0"));
+    }
+}

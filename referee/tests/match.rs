@@ -1,0 +1,138 @@
+//! Matches: pairs with seats swapped, SPRT verdicts and their exit codes, resuming, openings,
+//! and cg-brutaltester's referee contract.
+
+mod common;
+
+use common::{bot, referee, scratch};
+use twixt_referee::record::read_records;
+
+const SPRT: [&str; 5] = ["--sprt", "elo0=0", "elo1=300", "alpha=0.05", "beta=0.05"];
+
+/// A match of `a` against `b` with extra arguments; returns the run and the results file.
+fn run_match(name: &str, a: &str, b: &str, extra: &[&str]) -> (common::Run, std::path::PathBuf) {
+    let dir = scratch(name);
+    let results = dir.join("results.jsonl");
+    let mut args = vec!["match", a, b, "--results", results.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    (referee(&dir, &args, &results), results)
+}
+
+fn winner() -> String {
+    bot("scripted.sh E5 F7")
+}
+
+#[test]
+fn sprt_accepts_h1_for_the_stronger_engine_and_stops() {
+    let mut extra = vec!["--games", "40", "--report-every", "2"];
+    extra.extend_from_slice(&SPRT);
+    let (run, _) = run_match("h1", &winner(), &bot("exits.sh"), &extra);
+    let out = run.stdout();
+    assert_eq!(run.output.status.code(), Some(0), "{out}");
+    assert!(out.contains("H1 accepted"), "{out}");
+    assert!(out.contains("Elo: ") && out.contains("nElo: ") && out.contains("LOS: "));
+    assert!(out.contains("LLR: ") && out.contains("Ptnml(0-2): [0, 0, 0, 0, "));
+    assert!(
+        out.contains("B: timeouts 0, illegal moves 0, crashes "),
+        "{out}"
+    );
+    assert!(run.records.len() < 40, "stopped early");
+    assert!(run.records.iter().all(|r| r.slot.is_some()));
+}
+
+#[test]
+fn sprt_accepts_h0_for_the_weaker_engine() {
+    let mut extra = vec!["--games", "40", "--concurrency", "2"];
+    extra.extend_from_slice(&SPRT);
+    let (run, _) = run_match("h0", &bot("exits.sh"), &winner(), &extra);
+    assert_eq!(run.output.status.code(), Some(1), "{}", run.stdout());
+    assert!(run.stdout().contains("H0 accepted"));
+}
+
+#[test]
+fn sprt_without_a_verdict_is_inconclusive_and_a_match_resumes() {
+    let mut extra = vec!["--games", "4"];
+    extra.extend_from_slice(&SPRT);
+    let (run, results) = run_match("resume", &winner(), &bot("exits.sh"), &extra);
+    assert_eq!(run.output.status.code(), Some(3), "{}", run.stdout());
+    assert_eq!(run.records.len(), 4);
+    // Seats alternate within each pair.
+    let seats: Vec<u8> = run
+        .records
+        .iter()
+        .map(|r| r.slot.unwrap().a_player)
+        .collect();
+    assert_eq!(seats.iter().filter(|&&s| s == 0).count(), 2);
+    let dir = results.parent().unwrap();
+    let args = [
+        "match",
+        &winner(),
+        &bot("exits.sh"),
+        "--games",
+        "6",
+        "--results",
+        results.to_str().unwrap(),
+        "--resume",
+    ];
+    let run = referee(dir, &args, &results);
+    assert_eq!(run.records.len(), 6, "two more games, none replayed");
+    assert!(
+        run.stdout().contains("Games: 6, Wins: 6"),
+        "{}",
+        run.stdout()
+    );
+}
+
+#[test]
+fn openings_from_a_file_start_each_pair() {
+    let dir = scratch("openings-file");
+    let file = dir.join("openings.txt");
+    std::fs::write(&file, "# two openings\nE2 A5\n\nD4, F3\n").unwrap();
+    let extra = ["--games", "4", "--openings", file.to_str().unwrap()];
+    let (run, _) = run_match(
+        "openings",
+        &bot("scripted.sh E3 E4"),
+        &bot("scripted.sh C6 E5"),
+        &extra,
+    );
+    let openings: Vec<&str> = run.records.iter().map(|r| r.moves[0].as_str()).collect();
+    assert_eq!(openings.iter().filter(|m| **m == "E2").count(), 2);
+    assert_eq!(openings.iter().filter(|m| **m == "D4").count(), 2);
+    assert!(run.records.iter().all(|r| r.opening == 2));
+}
+
+#[test]
+fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
+    let Some(random) = common::random_bot("{seed}") else {
+        return;
+    };
+    let mut extra = vec!["--games", "4", "--first-ms", "3000", "--turn-ms", "2000"];
+    extra.extend_from_slice(&SPRT);
+    let (run, _) = run_match("match-random", &random, &random, &extra);
+    let out = run.stdout();
+    assert!(out.contains("Elo: ") && out.contains("LLR: "), "{out}");
+    assert_eq!(run.records.len(), 4);
+}
+
+#[test]
+fn the_brutaltester_contract_prints_scores_and_writes_the_log() {
+    let dir = scratch("brutal");
+    let log = dir.join("game.json");
+    let p0 = bot("scripted.sh E2 E3 E4 E10 E11 F11 G11");
+    let p1 = bot("scripted.sh A5 C6 E5 G6 I5 K6 L8");
+    let args = [
+        "-p1",
+        &p0,
+        "-p2",
+        &p1,
+        "-d",
+        "seed=5",
+        "-l",
+        log.to_str().unwrap(),
+    ];
+    let run = referee(&dir, &args, &log);
+    assert_eq!(run.stdout(), "0\n1\nseed=5\n");
+    assert_eq!(read_records(&log).unwrap()[0].winner, Some(1));
+    let args = ["-p1", &bot("exits.sh"), "-p2", &p1];
+    let run = referee(&dir, &args, &dir.join("none"));
+    assert!(run.stdout().starts_with("-1\n1\nseed="), "{}", run.stdout());
+}
