@@ -92,8 +92,12 @@ mod tests {
         assert_eq!(pos.outcome(), None);
     }
 
+    /// The search's signature: a change of the search changes it, and this value with it, on
+    /// purpose and in the same commit (a change meant to be pure speed leaves it alone).
+    const SIGNATURE: u64 = 978978;
+
     #[test]
-    fn the_signature_is_deterministic() {
-        assert_eq!(signature(), signature());
+    fn the_signature_is_pinned() {
+        assert_eq!(signature(), SIGNATURE);
     }
 }

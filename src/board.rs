@@ -265,10 +265,7 @@ impl Board {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn cell(s: &str) -> Cell {
-        s.parse().unwrap()
-    }
+    use crate::testing::cell;
 
     #[test]
     fn a_knight_pair_links_and_a_crossing_opponent_link_blocks() {

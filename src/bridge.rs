@@ -269,6 +269,7 @@ pub(crate) const fn neighbor_table() -> [[Neighbor; 8]; CELLS] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::cell;
 
     fn xy(c: Cell) -> (i32, i32) {
         (c.x(), c.y())
@@ -294,21 +295,21 @@ mod tests {
 
     #[test]
     fn an_inner_link_crosses_exactly_nine() {
-        let b = Bridge::between("F6".parse().unwrap(), "G8".parse().unwrap()).unwrap();
+        let b = Bridge::between(cell("F6"), cell("G8")).unwrap();
         assert_eq!(b.crossings().count(), 9);
     }
 
     #[test]
     fn bridges_are_stored_once_at_their_lower_end() {
-        let d5: Cell = "D5".parse().unwrap();
-        let b4: Cell = "B4".parse().unwrap();
+        let d5 = cell("D5");
+        let b4 = cell("B4");
         let b = Bridge::between(d5, b4).unwrap();
         assert_eq!(b, Bridge::between(b4, d5).unwrap());
         assert_eq!((b.lower(), b.upper(), b.dir()), (d5, b4, 0));
         assert_eq!(b.to_string(), "D5-B4");
-        assert!(Bridge::between(d5, "D6".parse().unwrap()).is_none());
+        assert!(Bridge::between(d5, cell("D6")).is_none());
         // A link to a corner does not exist.
-        assert!(Bridge::between("B3".parse().unwrap(), "C1".parse().unwrap()).is_some());
+        assert!(Bridge::between(cell("B3"), cell("C1")).is_some());
         let knight_pairs = Cell::all()
             .flat_map(|a| Cell::all().map(move |b| (a, b)))
             .filter(|&(a, b)| {

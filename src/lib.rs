@@ -21,6 +21,9 @@ pub mod search;
 pub mod setup;
 pub mod unionfind;
 
+#[cfg(test)]
+mod testing;
+
 pub use bitboard::Bitboard;
 pub use board::Board;
 pub use bridge::Bridge;

@@ -219,10 +219,7 @@ impl Position {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn mv(s: &str) -> Move {
-        s.parse().unwrap()
-    }
+    use crate::testing::{cell, mv};
 
     #[test]
     fn swap_mirrors_the_first_peg_and_player_zero_moves_next() {
@@ -233,27 +230,19 @@ mod tests {
         pos.play(mv("SWAP")).unwrap();
         assert_eq!(pos.to_move(), Player::Zero);
         assert!(pos.board().pegs(Player::Zero).is_empty());
-        let e3: Cell = "E3".parse().unwrap();
-        assert_eq!(pos.board().owner(e3), Some(Player::One));
+        assert_eq!(pos.board().owner(cell("E3")), Some(Player::One));
         assert_eq!(pos.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
     }
 
     #[test]
     fn illegal_moves_are_named() {
         let mut pos = Position::new();
-        assert_eq!(pos.play(mv("A5")), Err(IllegalMove::Barred(mv_cell("A5"))));
+        assert_eq!(pos.play(mv("A5")), Err(IllegalMove::Barred(cell("A5"))));
         pos.play(mv("E5")).unwrap();
-        assert_eq!(
-            pos.play(mv("E5")),
-            Err(IllegalMove::Occupied(mv_cell("E5")))
-        );
-        assert_eq!(pos.play(mv("E1")), Err(IllegalMove::Barred(mv_cell("E1"))));
+        assert_eq!(pos.play(mv("E5")), Err(IllegalMove::Occupied(cell("E5"))));
+        assert_eq!(pos.play(mv("E1")), Err(IllegalMove::Barred(cell("E1"))));
         pos.play(mv("A5")).unwrap();
         assert_eq!(pos.play(Move::Swap), Err(IllegalMove::SwapNotAllowed));
-    }
-
-    fn mv_cell(s: &str) -> Cell {
-        s.parse().unwrap()
     }
 
     #[test]

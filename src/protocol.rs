@@ -5,16 +5,17 @@
 //! order. Problems are collected with the line they were found on; only a bad count or the end
 //! of the input stops the reading of a turn.
 
+use crate::bitboard::Bitboard;
 use crate::cell::{Cell, Player};
 use crate::position::Move;
 use crate::setup::{Item, Setup, SetupError};
 use std::fmt;
 use std::io::BufRead;
 
-/// Most pegs a player can have, and so the largest sane peg count.
-const MAX_PEGS: usize = 140;
-/// Largest sane segment count (no peg has more than 8 links).
-const MAX_SEGMENTS: usize = 140 * 4;
+/// Most pegs a player can have (the holes of the board), and so the largest sane peg count.
+const MAX_PEGS: usize = Bitboard::HOLES.count() as usize;
+/// Largest sane segment count: a peg has at most 8 links, each shared by two pegs.
+const MAX_SEGMENTS: usize = MAX_PEGS * 4;
 
 /// The first line of a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -88,7 +89,9 @@ pub struct ParsedTurn {
 pub struct TurnReader<R> {
     input: R,
     line: usize,
-    buf: String,
+    bytes: Vec<u8>,
+    /// The problems of the turn being read, in input order.
+    errors: Vec<InputError>,
 }
 
 /// Reading stopped: the input ended or a count was unusable.
@@ -100,20 +103,31 @@ impl<R: BufRead> TurnReader<R> {
         TurnReader {
             input,
             line: 0,
-            buf: String::new(),
+            bytes: Vec::new(),
+            errors: Vec::new(),
         }
     }
 
+    fn error(&mut self, line: usize, problem: String) {
+        self.errors.push(InputError { line, problem });
+    }
+
     /// The next non-blank line, trimmed, with its number; `None` at the end of the input (or
-    /// on a read error, which is the end as far as the game is concerned).
+    /// on a read error, which is the end as far as the game is concerned). Bytes that are not
+    /// UTF-8 are reported with their line and column and read as U+FFFD, so that the item
+    /// they spoil is reported too and the rest of the input reads as usual.
     fn next_line(&mut self) -> Option<(usize, String)> {
         loop {
-            self.buf.clear();
-            match self.input.read_line(&mut self.buf) {
+            self.bytes.clear();
+            match self.input.read_until(b'\n', &mut self.bytes) {
                 Ok(0) | Err(_) => return None,
                 Ok(_) => {
                     self.line += 1;
-                    let text = self.buf.trim();
+                    if let Some(problem) = not_utf8(&self.bytes) {
+                        self.error(self.line, problem);
+                    }
+                    let text = String::from_utf8_lossy(&self.bytes);
+                    let text = text.trim();
                     if !text.is_empty() {
                         return Some((self.line, text.to_string()));
                     }
@@ -129,26 +143,19 @@ impl<R: BufRead> TurnReader<R> {
 
     /// Reads the rest of a turn whose first line was `first`.
     pub fn rest_of_turn(&mut self, first: (usize, String)) -> ParsedTurn {
-        let mut errors = Vec::new();
         let last = match parse_last(&first.1) {
             Ok(l) => Some(l),
             Err(problem) => {
-                errors.push(InputError {
-                    line: first.0,
-                    problem,
-                });
+                self.error(first.0, problem);
                 None
             }
         };
         let mut mine = Listing::default();
         let mut his = Listing::default();
         let mut pegs_known = false;
-        if self
-            .read_listing(&mut mine, "your", &mut errors, None)
-            .is_ok()
-        {
+        if self.read_listing(&mut mine, "your", None).is_ok() {
             // A stop inside the second listing is already recorded in `errors`.
-            let _ = self.read_listing(&mut his, "his", &mut errors, Some(&mut pegs_known));
+            let _ = self.read_listing(&mut his, "his", Some(&mut pegs_known));
         }
         if let Some(LastMove::Peg(c)) = last {
             // The opponent's last peg is his even when its line was garbled or missing.
@@ -160,6 +167,9 @@ impl<R: BufRead> TurnReader<R> {
                 });
             }
         }
+        let mut errors = std::mem::take(&mut self.errors);
+        // A byte problem of the first line was met before its parse: keep input order.
+        errors.sort_by_key(|e| e.line);
         ParsedTurn {
             input: TurnInput {
                 line: first.0,
@@ -178,70 +188,63 @@ impl<R: BufRead> TurnReader<R> {
         &mut self,
         out: &mut Listing,
         whose: &str,
-        errors: &mut Vec<InputError>,
         pegs_done: Option<&mut bool>,
     ) -> Result<(), Stop> {
-        let n = self.read_count(&format!("the number of {} pegs", whose), MAX_PEGS, errors)?;
+        let n = self.read_count(&format!("the number of {} pegs", whose), MAX_PEGS)?;
         for _ in 0..n {
-            let (line, text) = self.expect_line(&format!("{} peg", whose), errors)?;
+            let (line, text) = self.expect_line(&format!("{} peg", whose))?;
             match text.parse::<Cell>() {
                 Ok(c) => out.pegs.push(Listed { line, value: c }),
-                Err(e) => errors.push(InputError {
-                    line,
-                    problem: e.to_string(),
-                }),
+                Err(e) => self.error(line, e.to_string()),
             }
         }
         if let Some(done) = pegs_done {
             *done = true;
         }
-        let what = format!("the number of {} segments", whose);
-        let n = self.read_count(&what, MAX_SEGMENTS, errors)?;
+        let n = self.read_count(&format!("the number of {} segments", whose), MAX_SEGMENTS)?;
         for _ in 0..n {
-            let (line, text) = self.expect_line(&format!("{} segment", whose), errors)?;
+            let (line, text) = self.expect_line(&format!("{} segment", whose))?;
             match parse_segment(&text) {
                 Ok(seg) => out.segments.push(Listed { line, value: seg }),
-                Err(problem) => errors.push(InputError { line, problem }),
+                Err(problem) => self.error(line, problem),
             }
         }
         Ok(())
     }
 
-    fn expect_line(
-        &mut self,
-        what: &str,
-        errors: &mut Vec<InputError>,
-    ) -> Result<(usize, String), Stop> {
+    fn expect_line(&mut self, what: &str) -> Result<(usize, String), Stop> {
         match self.next_line() {
             Some(l) => Ok(l),
             None => {
-                errors.push(InputError {
-                    line: self.line + 1,
-                    problem: format!("the input ends where {} was expected", what),
-                });
+                let problem = format!("the input ends where {} was expected", what);
+                self.error(self.line + 1, problem);
                 Err(Stop)
             }
         }
     }
 
-    fn read_count(
-        &mut self,
-        what: &str,
-        max: usize,
-        errors: &mut Vec<InputError>,
-    ) -> Result<usize, Stop> {
-        let (line, text) = self.expect_line(what, errors)?;
+    fn read_count(&mut self, what: &str, max: usize) -> Result<usize, Stop> {
+        let (line, text) = self.expect_line(what)?;
         match text.parse::<usize>() {
             Ok(n) if n <= max => Ok(n),
             _ => {
-                errors.push(InputError {
-                    line,
-                    problem: format!("'{}' is not {} (a whole number 0-{})", text, what, max),
-                });
+                let problem = format!("'{}' is not {} (a whole number 0-{})", text, what, max);
+                self.error(line, problem);
                 Err(Stop)
             }
         }
     }
+}
+
+/// What is wrong with a line that is not UTF-8 text: its first bad byte and where it is.
+fn not_utf8(bytes: &[u8]) -> Option<String> {
+    let e = std::str::from_utf8(bytes).err()?;
+    let good = e.valid_up_to();
+    let column = String::from_utf8_lossy(&bytes[..good]).chars().count() + 1;
+    Some(format!(
+        "byte 0x{:02X} at column {} is not UTF-8 text (read as U+FFFD)",
+        bytes[good], column
+    ))
 }
 
 fn parse_last(text: &str) -> Result<LastMove, String> {
@@ -349,9 +352,14 @@ impl fmt::Display for Answer {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::cell;
 
     fn read(text: &str) -> ParsedTurn {
-        let mut r = TurnReader::new(text.as_bytes());
+        read_bytes(text.as_bytes())
+    }
+
+    fn read_bytes(bytes: &[u8]) -> ParsedTurn {
+        let mut r = TurnReader::new(bytes);
         let first = r.first_line().unwrap();
         r.rest_of_turn(first)
     }
@@ -361,7 +369,7 @@ mod tests {
         let t = read("E5\r\n 2 \r\nD4\r\nF5\r\n1\r\nF5   D4\r\n1\r\nE5\r\n0\r\n");
         assert!(t.errors.is_empty(), "{:?}", t.errors);
         assert!(t.pegs_known);
-        assert_eq!(t.input.last, Some(LastMove::Peg("E5".parse().unwrap())));
+        assert_eq!(t.input.last, Some(LastMove::Peg(cell("E5"))));
         assert_eq!(t.input.mine.pegs.len(), 2);
         assert_eq!(t.input.mine.segments[0].line, 6);
         assert_eq!(t.input.his.pegs[0].line, 8);
@@ -390,11 +398,35 @@ mod tests {
     }
 
     #[test]
+    fn bytes_that_are_not_utf8_are_named_and_the_rest_is_read() {
+        // A stray byte on the first line: the line is named, the pegs still read.
+        let t = read_bytes(b"E\xff5\n1\nD4\n0\n1\nE5\n0\n");
+        assert_eq!(
+            t.errors[0].to_string(),
+            "line 1: byte 0xFF at column 2 is not UTF-8 text (read as U+FFFD)"
+        );
+        assert!(
+            t.errors[1].problem.starts_with("expected FIRST, SWAP"),
+            "{:?}",
+            t.errors
+        );
+        assert!(t.pegs_known);
+        assert_eq!(t.input.his.pegs.len(), 1);
+        // On a later line: that peg is lost, the listing and the next one are read.
+        let t = read_bytes(b"E5\n2\nD4\nF\xc35\n0\n1\nE5\n0\n");
+        assert_eq!(t.errors.len(), 2, "{:?}", t.errors);
+        assert_eq!((t.errors[0].line, t.errors[1].line), (4, 4));
+        assert!(t.errors[0].problem.contains("byte 0xC3 at column 2"));
+        assert!(t.pegs_known);
+        assert_eq!((t.input.mine.pegs.len(), t.input.his.pegs.len()), (1, 1));
+    }
+
+    #[test]
     fn the_last_peg_counts_as_his_when_its_line_is_garbled() {
         let t = read("E6\n1\nE5\n0\n1\nE6 7\n0\n");
         assert_eq!(t.errors[0].line, 6);
         let his: Vec<Cell> = t.input.his.pegs.iter().map(|l| l.value).collect();
-        assert_eq!(his, vec!["E6".parse().unwrap()]);
+        assert_eq!(his, vec![cell("E6")]);
         assert_eq!(t.input.infer_side(), Player::Zero);
         // Listed once, it is not added twice.
         let t = read("E6\n1\nE5\n0\n1\nE6\n0\n");
@@ -404,7 +436,7 @@ mod tests {
     #[test]
     fn the_answer_message_is_cut_to_twenty_characters() {
         let a = Answer {
-            mv: Move::Peg("E5".parse().unwrap()),
+            mv: Move::Peg(cell("E5")),
             message: "a message that is far too long".to_string(),
         };
         assert_eq!(a.to_string(), "E5 a message that is fa");

@@ -8,7 +8,7 @@ use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
 use crate::search::tree::Known;
 use crate::search::{Found, Limits, Report, Searcher};
-use options::{parse_args, Command, Options, HELP};
+use options::{help, parse_args, Command, Options};
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -26,7 +26,7 @@ pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
             EXIT_BAD_INPUT
         }
         Ok(Command::Help) => {
-            println!("{}", HELP);
+            println!("{}", help());
             0
         }
         Ok(Command::Bench(seconds)) => bench(seconds),

@@ -67,10 +67,7 @@ pub fn first_peg() -> Cell {
 mod tests {
     use super::*;
     use crate::cell::Player;
-
-    fn cell(s: &str) -> Cell {
-        s.parse().unwrap()
-    }
+    use crate::testing::cell;
 
     #[test]
     fn scores_follow_the_mirror_symmetries_and_skip_the_barred_columns() {

@@ -2,6 +2,14 @@
 
 use crate::search::params::Params;
 
+/// Thinking time per turn after the first, in ms: CodinGame's clock is 300 ms, and the rest
+/// is the margin for reading the input, answering and the arena's load.
+pub const THINK_MS: u64 = 250;
+/// Thinking time on the process's first turn, in ms (CodinGame's clock is 1000 ms).
+pub const FIRST_THINK_MS: u64 = 900;
+/// How long `twixt-bot bench` measures playouts when not told, in seconds.
+pub const BENCH_SECONDS: f64 = 3.0;
+
 /// How the bot plays.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Options {
@@ -24,8 +32,8 @@ pub struct Options {
 impl Default for Options {
     fn default() -> Self {
         Options {
-            think_ms: 250,
-            first_think_ms: 900,
+            think_ms: THINK_MS,
+            first_think_ms: FIRST_THINK_MS,
             playouts: None,
             seed: None,
             quiet: false,
@@ -48,31 +56,55 @@ pub enum Command {
 
 /// The help text (a pointer to it in the CodinGame bundle, to save room).
 #[cfg(codingame)]
-pub const HELP: &str = "twixt-bot: a Twixt-PP bot; see --help of the cargo-built bot";
+pub fn help() -> String {
+    "twixt-bot: a Twixt-PP bot; see --help of the cargo-built bot".to_string()
+}
 
 /// The help text.
 #[cfg(not(codingame))]
-pub const HELP: &str = "\
+pub fn help() -> String {
+    format!(
+        "\
 twixt-bot: a Twixt-PP bot speaking CodinGame's turn protocol on stdin/stdout
 
 usage: twixt-bot [OPTIONS]            play one game (reads turns until EOF)
        twixt-bot bench [SECONDS]      playouts per second and the search signature
+                                      (default {BENCH_SECONDS} s)
 
 options:
-  --think-ms N        thinking time per turn after the first, ms (default 250; clock 300)
-  --first-think-ms N  thinking time on the first turn, ms (default 900; clock 1000)
+  --think-ms N        thinking time per turn after the first, ms (default {THINK_MS}; clock 300)
+  --first-think-ms N  thinking time on the first turn, ms (default {FIRST_THINK_MS}; clock 1000)
   --playouts N        a fixed number of MCTS iterations per move instead of a clock
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
   --quiet             no per-turn line on stderr (input problems are still reported)
   --no-swap           never answer SWAP (to build the opening table by self-play)
-  --set NAME=VALUE    set a search parameter (repeatable; for tuning matches)
+  --set NAME=VALUE    set a search parameter (repeatable; for tuning matches), one of:
+{params}
   -h, --help          this text
 
 Each turn the bot prints one line: the move (E5, or SWAP) and its estimate (E5 62%).
 stderr gets one line per turn: move, value, visits, playouts, tree nodes, time.
 Bad input: each problem is reported on stderr with its line; if the board is still known the
-bot answers a legal move, otherwise it exits with status 2.";
+bot answers a legal move, otherwise it exits with status 2.",
+        params = params_help()
+    )
+}
+
+/// One line per search parameter: its name, default and range.
+#[cfg(not(codingame))]
+fn params_help() -> String {
+    let lines: Vec<String> = Params::specs()
+        .iter()
+        .map(|s| {
+            format!(
+                "                        {:<13} default {}, range {}..={}",
+                s.name, s.default, s.min, s.max
+            )
+        })
+        .collect();
+    lines.join("\n")
+}
 
 /// Parses the arguments (without the program name).
 pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, String> {
@@ -89,7 +121,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
                         .ok()
                         .filter(|s| *s > 0.0 && *s <= 3600.0)
                         .ok_or(format!("bench: '{}' is not a number of seconds", s))?,
-                    None => 3.0,
+                    None => BENCH_SECONDS,
                 };
                 return Ok(Command::Bench(seconds));
             }
@@ -144,9 +176,18 @@ mod tests {
             Ok(Command::Play(want))
         );
         assert_eq!(parse(""), Ok(Command::Play(Options::default())));
-        assert_eq!(parse("bench"), Ok(Command::Bench(3.0)));
+        assert_eq!(parse("bench"), Ok(Command::Bench(BENCH_SECONDS)));
         assert_eq!(parse("bench 0.5"), Ok(Command::Bench(0.5)));
         assert_eq!(parse("--help"), Ok(Command::Help));
+        let help = help();
+        assert!(
+            help.contains(&format!("default {THINK_MS}; clock 300")),
+            "{help}"
+        );
+        assert!(
+            help.contains("clock_every   default 64, range 1..=4096"),
+            "{help}"
+        );
     }
 
     #[test]
@@ -161,6 +202,10 @@ mod tests {
         assert!(parse("--set nope=1")
             .unwrap_err()
             .contains("unknown parameter"));
+        assert_eq!(
+            parse("--set clock_every=0"),
+            Err("parameter clock_every: 0 is out of its range 1..=4096".to_string())
+        );
         match parse("--set expand_after=3 --set exploration=0.2") {
             Ok(Command::Play(o)) => {
                 assert_eq!((o.params.expand_after, o.params.exploration), (3, 0.2))

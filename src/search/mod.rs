@@ -231,10 +231,7 @@ fn reused(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
 mod tests {
     use super::*;
     use crate::cell::Player;
-
-    fn play(moves: &str) -> Position {
-        Position::after(moves).expect("a legal game")
-    }
+    use crate::testing::{cell, mv, position as play};
 
     fn fixed(n: u64) -> Limits {
         Limits {
@@ -282,10 +279,10 @@ mod tests {
         // Player 0 has E1-F3 and F7-E9-F11-D12; E5 would join them (G5 is player 1's).
         let pos = play("E1 B5 F3 G5 F7 C9 E9 J5 F11 J7 D12");
         assert_eq!(pos.to_move(), Player::One);
-        assert_eq!(tactics::threats(&pos), vec!["E5".parse().unwrap()]);
+        assert_eq!(tactics::threats(&pos), vec![cell("E5")]);
         let moves = pos.legal_moves();
         let safe = tactics::safe_moves(&pos, &moves);
-        assert!(safe.contains(&"E5".parse().unwrap()) && safe.contains(&"E4".parse().unwrap()));
+        assert!(safe.contains(&mv("E5")) && safe.contains(&mv("E4")));
         for seed in 0..5 {
             let r = Searcher::new(Params::default(), seed)
                 .choose(&pos, &fixed(300))

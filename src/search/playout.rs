@@ -2,6 +2,7 @@
 //! has no hole left.
 
 use crate::bitboard::Bitboard;
+use crate::board::Board;
 use crate::cell::{Cell, Player};
 use crate::position::Position;
 use crate::rng::FastRng;
@@ -10,14 +11,30 @@ use crate::rng::FastRng;
 /// rows), both players, player 1 only (its own border columns).
 pub(super) struct Pools {
     /// The parts one after the other, each starting at its [`START`].
-    cells: [Cell; 140],
+    cells: [Cell; HOLES],
     /// How many holes each part holds.
     len: [usize; 3],
 }
 
-/// Where each part of [`Pools::cells`] starts: 20 holes for player 0 only, 100 for both, 20
-/// for player 1 only.
-const START: [usize; 3] = [0, 20, 120];
+const ZERO: Bitboard = Bitboard::ALLOWED_ZERO;
+const ONE: Bitboard = Bitboard::ALLOWED_ONE;
+
+/// The holes of each part: player 0's only (20), both players' (100), player 1's only (20).
+const PARTS: [Bitboard; 3] = [ZERO.and_not(ONE), ZERO.and(ONE), ONE.and_not(ZERO)];
+
+/// Every hole of the board (140).
+const HOLES: usize = Bitboard::HOLES.count() as usize;
+
+/// Where each part of [`Pools::cells`] starts.
+const START: [usize; 3] = [
+    0,
+    PARTS[0].count() as usize,
+    (PARTS[0].count() + PARTS[1].count()) as usize,
+];
+
+// The parts share no hole and together hold every hole: each hole is in exactly one pool.
+const _: () = assert!(START[2] + PARTS[2].count() as usize == HOLES);
+const _: () = assert!(PARTS[0].or(PARTS[1]).or(PARTS[2]).count() as usize == HOLES);
 
 /// Writes the cells of `set` into `out` in index order; returns how many. A plain loop per
 /// word: faster here than [`Bitboard::iter`], which carries its position between calls.
@@ -37,18 +54,12 @@ fn fill(out: &mut [Cell], set: Bitboard) -> usize {
 impl Pools {
     pub(super) fn of(pos: &Position) -> Pools {
         let vacant = Bitboard::HOLES.and_not(pos.board().occupied());
-        let (zero, one) = (Bitboard::ALLOWED_ZERO, Bitboard::ALLOWED_ONE);
-        let parts = [
-            vacant.and_not(one),
-            vacant.and(zero).and(one),
-            vacant.and_not(zero),
-        ];
         let mut pools = Pools {
-            cells: [Cell::CENTRE; 140],
+            cells: [Cell::CENTRE; HOLES],
             len: [0; 3],
         };
-        for (k, &set) in parts.iter().enumerate() {
-            pools.len[k] = fill(&mut pools.cells[START[k]..], set);
+        for (k, part) in PARTS.iter().enumerate() {
+            pools.len[k] = fill(&mut pools.cells[START[k]..], vacant.and(*part));
         }
         pools
     }
@@ -98,18 +109,42 @@ impl Pools {
 /// (`Some(winner)`) or the player to move has no legal hole (`None`, a draw). Returns the
 /// result and the number of pegs placed.
 pub fn playout(pos: &mut Position, rng: &mut FastRng) -> (Option<Player>, u32) {
+    play_out(pos, rng, None, |_, _, _| None)
+}
+
+/// The one playout loop. Before each peg, `reply(board, mover, last)` may name the hole the
+/// mover plays instead of a random one (`last` is the peg placed before, at first the caller's
+/// `last`); a reply must be vacant and allowed to the mover. Inlined into each caller, so the
+/// plain playout's reply that is always `None` costs nothing.
+#[inline(always)]
+pub(super) fn play_out<F>(
+    pos: &mut Position,
+    rng: &mut FastRng,
+    mut last: Option<Cell>,
+    mut reply: F,
+) -> (Option<Player>, u32)
+where
+    F: FnMut(&Board, Player, Option<Cell>) -> Option<Cell>,
+{
     let mut pools = Pools::of(pos);
     let mut plies = 0;
     loop {
         let p = pos.to_move();
-        let c = match pools.take(p, rng) {
-            Some(c) => c,
-            None => return (None, plies),
+        let c = match reply(pos.board(), p, last) {
+            Some(c) => {
+                pools.remove(p, c);
+                c
+            }
+            None => match pools.take(p, rng) {
+                Some(c) => c,
+                None => return (None, plies),
+            },
         };
         plies += 1;
         if pos.place_and_check(c) {
             return (Some(p), plies);
         }
+        last = Some(c);
     }
 }
 
@@ -117,6 +152,28 @@ pub fn playout(pos: &mut Position, rng: &mut FastRng) -> (Option<Player>, u32) {
 mod tests {
     use super::*;
     use crate::position::Outcome;
+
+    #[test]
+    fn the_pools_hold_every_hole_once_by_who_may_use_it() {
+        let pools = Pools::of(&Position::new());
+        assert_eq!(pools.len, [20, 100, 20]);
+        let mut seen = Bitboard::EMPTY;
+        for (k, part) in PARTS.iter().enumerate() {
+            for &c in &pools.cells[START[k]..START[k] + pools.len[k]] {
+                assert!(part.has(c) && !seen.has(c), "{c} in part {k}");
+                seen.insert(c);
+                let (zero, one) = (c.allowed_for(Player::Zero), c.allowed_for(Player::One));
+                assert_eq!(
+                    k,
+                    [(true, false), (true, true), (false, true)]
+                        .iter()
+                        .position(|&a| a == (zero, one))
+                        .unwrap()
+                );
+            }
+        }
+        assert_eq!(seen, Bitboard::HOLES);
+    }
 
     #[test]
     fn a_playout_ends_in_the_result_the_rules_give() {

@@ -5,7 +5,7 @@
 //! corners of a parallelogram, `C = A + B - X`) stay joined whichever of the two the opponent
 //! takes. When the opponent's peg lands on `X`, the reply on `C` keeps them joined.
 
-use super::playout::Pools;
+use super::playout::play_out;
 use crate::bitboard::KNIGHTS;
 use crate::board::Board;
 use crate::bridge::{Bridge, NEIGHBORS};
@@ -75,50 +75,30 @@ fn fourth_corner(board: &Board, p: Player, x: usize, a: End, b: End) -> Option<C
 pub fn saving_playout(
     pos: &mut Position,
     rng: &mut FastRng,
-    mut last: Option<Cell>,
+    last: Option<Cell>,
 ) -> (Option<Player>, u32) {
-    let mut pools = Pools::of(pos);
-    let mut plies = 0;
-    loop {
-        let p = pos.to_move();
-        let reply = last.and_then(|x| save_reply(pos.board(), p, x));
-        let c = match reply {
-            Some(c) => {
-                pools.remove(p, c);
-                c
-            }
-            None => match pools.take(p, rng) {
-                Some(c) => c,
-                None => return (None, plies),
-            },
-        };
-        plies += 1;
-        if pos.place_and_check(c) {
-            return (Some(p), plies);
-        }
-        last = Some(c);
-    }
+    play_out(pos, rng, last, |board, p, last| {
+        last.and_then(|x| save_reply(board, p, x))
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::position::Outcome;
-
-    fn cell(s: &str) -> Cell {
-        s.parse().unwrap()
-    }
+    use crate::testing::cell;
+    use crate::testing::position;
 
     #[test]
     fn an_intrusion_into_a_parallelogram_is_answered_at_its_fourth_corner() {
         // Player 0's E5 (x 4, y 4) and E7 (x 4, y 6) share the knight-neighbours C6 and G6.
-        let pos = Position::after("E5 A2 E7 C6").unwrap();
+        let pos = position("E5 A2 E7 C6");
         assert_eq!(
             save_reply(pos.board(), Player::Zero, cell("C6")),
             Some(cell("G6"))
         );
         // Once the two are joined through G6, there is nothing to save.
-        let joined = Position::after("E5 A2 E7 A3 G6 C6").unwrap();
+        let joined = position("E5 A2 E7 A3 G6 C6");
         assert_eq!(save_reply(joined.board(), Player::Zero, cell("C6")), None);
         // Player 1's pegs are not player 0's to save.
         assert_eq!(save_reply(pos.board(), Player::One, cell("C6")), None);

@@ -102,9 +102,10 @@ pub fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position, moves
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::position;
 
     fn value_of(moves: &str, hole: &str) -> f32 {
-        let pos = Position::after(moves).unwrap();
+        let pos = position(moves);
         value(&Params::default(), &pos, Move::Peg(hole.parse().unwrap()))
     }
 
@@ -129,7 +130,7 @@ mod tests {
             prior_visits: 8,
             ..Params::default()
         };
-        let pos = Position::after("E5 H8").unwrap();
+        let pos = position("E5 H8");
         let moves: Vec<Move> = pos.legal_holes().iter().map(Move::Peg).collect();
         let mut tree = Tree::new(1000);
         assert!(expand(&params, &mut tree, 0, &pos, &moves));

@@ -44,10 +44,7 @@ pub fn safe_moves(pos: &Position, moves: &[Move]) -> Vec<Move> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn play(moves: &str) -> Position {
-        Position::after(moves).expect("a legal game")
-    }
+    use crate::testing::position as play;
 
     #[test]
     fn finds_wins_and_sees_an_unstoppable_double_threat() {

@@ -12,7 +12,7 @@ pub struct BotRun {
 }
 
 /// Runs `twixt-bot --playouts PLAYOUTS --seed SEED --quiet` with `input` on its stdin.
-pub fn run_bot(input: &str, playouts: u64, seed: u64) -> BotRun {
+pub fn run_bot(input: impl AsRef<[u8]>, playouts: u64, seed: u64) -> BotRun {
     let mut child = Command::new(env!("CARGO_BIN_EXE_twixt-bot"))
         .args([
             "--playouts",
@@ -30,7 +30,7 @@ pub fn run_bot(input: &str, playouts: u64, seed: u64) -> BotRun {
         .stdin
         .take()
         .unwrap()
-        .write_all(input.as_bytes())
+        .write_all(input.as_ref())
         .unwrap();
     let out = child.wait_with_output().unwrap();
     BotRun {
