@@ -308,8 +308,11 @@ mod tests {
         assert_eq!((b.lower(), b.upper(), b.dir()), (d5, b4, 0));
         assert_eq!(b.to_string(), "D5-B4");
         assert!(Bridge::between(d5, cell("D6")).is_none());
-        // A link to a corner does not exist.
+        // A link to a border hole exists; one to a corner (A1 is a knight's move from B3, but
+        // not a hole) does not.
         assert!(Bridge::between(cell("B3"), cell("C1")).is_some());
+        assert!(Bridge::new(cell("B3"), 1).is_none(), "B3-A1");
+        assert_eq!(Bridge::new(cell("B3"), 2), Bridge::between(cell("B3"), cell("C1")));
         let knight_pairs = Cell::all()
             .flat_map(|a| Cell::all().map(move |b| (a, b)))
             .filter(|&(a, b)| {
