@@ -312,7 +312,10 @@ mod tests {
         // not a hole) does not.
         assert!(Bridge::between(cell("B3"), cell("C1")).is_some());
         assert!(Bridge::new(cell("B3"), 1).is_none(), "B3-A1");
-        assert_eq!(Bridge::new(cell("B3"), 2), Bridge::between(cell("B3"), cell("C1")));
+        assert_eq!(
+            Bridge::new(cell("B3"), 2),
+            Bridge::between(cell("B3"), cell("C1"))
+        );
         let knight_pairs = Cell::all()
             .flat_map(|a| Cell::all().map(move |b| (a, b)))
             .filter(|&(a, b)| {

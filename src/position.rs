@@ -45,7 +45,8 @@ pub enum Outcome {
     Draw,
 }
 
-/// Why a move may not be played.
+/// Why a move may not be played (for the host: the bot plays only moves it generated).
+#[cfg(not(codingame))]
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum IllegalMove {
     /// The game is already over.
@@ -58,6 +59,7 @@ pub enum IllegalMove {
     SwapNotAllowed,
 }
 
+#[cfg(not(codingame))]
 impl fmt::Display for IllegalMove {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
@@ -71,6 +73,7 @@ impl fmt::Display for IllegalMove {
     }
 }
 
+#[cfg(not(codingame))]
 impl std::error::Error for IllegalMove {}
 
 /// A board and the player to move.
@@ -168,6 +171,7 @@ impl Position {
     }
 
     /// Checks a move without playing it.
+    #[cfg(not(codingame))]
     pub fn check(&self, mv: Move) -> Result<(), IllegalMove> {
         if self.outcome().is_some() {
             return Err(IllegalMove::GameOver);
@@ -182,6 +186,7 @@ impl Position {
     }
 
     /// Plays a move after checking it.
+    #[cfg(not(codingame))]
     pub fn play(&mut self, mv: Move) -> Result<(), IllegalMove> {
         self.check(mv)?;
         self.play_unchecked(mv);

@@ -94,7 +94,7 @@ bot answers a legal move, otherwise it exits with status 2.",
 /// One line per search parameter: its name, default and range.
 #[cfg(not(codingame))]
 fn params_help() -> String {
-    let lines: Vec<String> = Params::specs()
+    let lines: Vec<String> = Params::SPECS
         .iter()
         .map(|s| {
             format!(
@@ -204,7 +204,7 @@ mod tests {
             .contains("unknown parameter"));
         assert_eq!(
             parse("--set clock_every=0"),
-            Err("parameter clock_every: 0 is out of its range 1..=4096".to_string())
+            Err("parameter clock_every: '0' is not a value in 1..=4096".to_string())
         );
         match parse("--set expand_after=3 --set exploration=0.2") {
             Ok(Command::Play(o)) => {

@@ -5,66 +5,75 @@
 use std::fmt;
 use std::str::FromStr;
 
-/// What a parameter's type must do: parse from text, compare with its bounds, and say what
-/// text it expects.
-pub trait Value: Copy + PartialOrd + FromStr + fmt::Display {
-    /// What a value of this type looks like, for error messages.
-    const EXPECTED: &'static str;
-}
-
-impl Value for f32 {
-    const EXPECTED: &'static str = "a number";
-}
-
-impl Value for u32 {
-    const EXPECTED: &'static str = "a whole number";
-}
-
-impl Value for u64 {
-    const EXPECTED: &'static str = "a whole number";
-}
-
-impl Value for usize {
-    const EXPECTED: &'static str = "a whole number";
-}
-
-impl Value for bool {
-    const EXPECTED: &'static str = "true or false";
-}
-
-/// One parameter's declaration, as text: for listing the tunables.
+/// One parameter's declaration as written in the list below: for listing the tunables.
 #[cfg(not(codingame))]
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Spec {
     /// The name `--set` takes.
     pub name: &'static str,
     /// The default value.
-    pub default: String,
+    pub default: &'static str,
     /// The smallest value allowed.
-    pub min: String,
+    pub min: &'static str,
     /// The largest value allowed.
-    pub max: String,
+    pub max: &'static str,
     /// The step a tuner moves it by.
-    pub step: String,
+    pub step: &'static str,
 }
 
-/// Parses `text` as a value of parameter `name` and checks it lies in `min..=max`.
-fn parse_in_range<T: Value>(name: &str, text: &str, min: T, max: T) -> Result<T, String> {
-    let value: T = text
-        .trim()
-        .parse()
-        .map_err(|_| format!("parameter {}: '{}' is not {}", name, text, T::EXPECTED))?;
-    // `!(..)` rather than `<`/`>`: a NaN is in no range.
-    if !(value >= min && value <= max) {
-        return Err(format!(
-            "parameter {}: {} is out of its range {}..={}",
-            name, value, min, max
-        ));
+/// Parses `text` as a value of parameter `name`, of its type and in `min..=max`.
+fn parse_in_range<T>(name: &str, text: &str, min: T, max: T) -> Result<T, String>
+where
+    T: PartialOrd + FromStr + fmt::Display,
+{
+    match text.trim().parse::<T>() {
+        // A NaN compares false: it is in no range.
+        Ok(v) if v >= min && v <= max => Ok(v),
+        _ => Err(format!(
+            "parameter {}: '{}' is not a value in {}..={}",
+            name, text, min, max
+        )),
     }
-    Ok(value)
 }
 
-macro_rules! params {
+/// Calls `$m!` with the list of parameters, the one place they are declared: the shipped
+/// struct and setter, and the host-only table of declarations, are both made from it.
+macro_rules! with_params {
+    ($m:ident) => {
+        $m! {
+            /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`.
+            exploration: f32 = 0.35, min 0.0, max 1.0, step 0.05;
+            /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
+            /// losses.
+            solver: bool = false, min false, max true, step true;
+            /// Keep the subtree of the position reached after our move and the opponent's
+            /// reply.
+            reuse_tree: bool = false, min false, max true, step true;
+            /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
+            saves: bool = true, min false, max true, step true;
+            /// Visits a leaf needs before its children are added (besides its prior's).
+            expand_after: u32 = 2, min 1, max 64, step 1;
+            /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
+            /// unvisited children are tried first.
+            prior_visits: u32 = 10, min 0, max 100, step 2;
+            /// Prior value of a hole with no peg within two columns and rows.
+            prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
+            /// Prior value of a hole with a peg within two columns and rows.
+            prior_near: f32 = 0.45, min 0.0, max 1.0, step 0.05;
+            /// Added to the prior of a hole a knight's move from one of the mover's pegs.
+            prior_link: f32 = 0.1, min 0.0, max 0.5, step 0.025;
+            /// Added to the prior of a hole a knight's move from one of the opponent's pegs.
+            prior_block: f32 = 0.05, min 0.0, max 0.5, step 0.025;
+            /// Most tree nodes kept (memory bound: 16 bytes each; CodinGame allows 768 MB).
+            max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
+            /// Iterations between two looks at the clock.
+            clock_every: u64 = 64, min 1, max 4096, step 16;
+        }
+    };
+}
+
+/// The struct, its defaults and the checked setter.
+macro_rules! define_params {
     ($($(#[doc = $doc:literal])*
        $name:ident: $ty:ty = $default:expr, min $min:expr, max $max:expr, step $step:expr;)*) => {
         /// Search parameters. [`Params::default`] is what the bot plays with.
@@ -98,49 +107,32 @@ macro_rules! params {
                     )),
                 }
             }
-
-            /// Every parameter's declaration, in declaration order.
-            #[cfg(not(codingame))]
-            pub fn specs() -> Vec<Spec> {
-                vec![$(Spec {
-                    name: stringify!($name),
-                    default: <$ty>::to_string(&$default),
-                    min: <$ty>::to_string(&$min),
-                    max: <$ty>::to_string(&$max),
-                    step: <$ty>::to_string(&$step),
-                }),*]
-            }
         }
     };
 }
 
-params! {
-    /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`.
-    exploration: f32 = 0.35, min 0.0, max 1.0, step 0.05;
-    /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven losses.
-    solver: bool = false, min false, max true, step true;
-    /// Keep the subtree of the position reached after our move and the opponent's reply.
-    reuse_tree: bool = false, min false, max true, step true;
-    /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
-    saves: bool = true, min false, max true, step true;
-    /// Visits a leaf needs before its children are added (besides its prior's).
-    expand_after: u32 = 2, min 1, max 64, step 1;
-    /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
-    /// unvisited children are tried first.
-    prior_visits: u32 = 10, min 0, max 100, step 2;
-    /// Prior value of a hole with no peg within two columns and rows.
-    prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
-    /// Prior value of a hole with a peg within two columns and rows.
-    prior_near: f32 = 0.45, min 0.0, max 1.0, step 0.05;
-    /// Added to the prior of a hole a knight's move from one of the mover's pegs.
-    prior_link: f32 = 0.1, min 0.0, max 0.5, step 0.025;
-    /// Added to the prior of a hole a knight's move from one of the opponent's pegs.
-    prior_block: f32 = 0.05, min 0.0, max 0.5, step 0.025;
-    /// Most tree nodes kept (memory bound: 16 bytes each; CodinGame allows 768 MB).
-    max_nodes: usize = 4_000_000, min 1_000, max 40_000_000, step 500_000;
-    /// Iterations between two looks at the clock.
-    clock_every: u64 = 64, min 1, max 4096, step 16;
+with_params!(define_params);
+
+/// The table of declarations, for the host: `--help` and tuners list the tunables from it.
+#[cfg(not(codingame))]
+macro_rules! define_specs {
+    ($($(#[doc = $doc:literal])*
+       $name:ident: $ty:ty = $default:expr, min $min:expr, max $max:expr, step $step:expr;)*) => {
+        impl Params {
+            /// Every parameter's declaration as written, in declaration order.
+            pub const SPECS: &'static [Spec] = &[$(Spec {
+                name: stringify!($name),
+                default: stringify!($default),
+                min: stringify!($min),
+                max: stringify!($max),
+                step: stringify!($step),
+            }),*];
+        }
+    };
 }
+
+#[cfg(not(codingame))]
+with_params!(define_specs);
 
 #[cfg(test)]
 mod tests {
@@ -153,71 +145,46 @@ mod tests {
         assert_eq!(p.exploration, 0.25);
         p.set("saves", "false").unwrap();
         assert!(!p.saves);
-        assert_eq!(
-            p.set("speed", "1").unwrap_err(),
-            format!(
-                "unknown parameter 'speed' (known: {})",
-                Params::NAMES.join(", ")
-            )
-        );
+        let error = p.set("speed", "1").unwrap_err();
+        assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
         assert_eq!(Params::NAMES.len(), 12);
+        let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
+        assert_eq!(declared, Params::NAMES);
     }
 
     #[test]
     fn values_of_the_wrong_type_or_out_of_range_are_refused() {
         let mut p = Params::default();
         let refused = [
-            (
-                "clock_every",
-                "0",
-                "parameter clock_every: 0 is out of its range 1..=4096",
-            ),
-            (
-                "exploration",
-                "1.5",
-                "parameter exploration: 1.5 is out of its range 0..=1",
-            ),
-            (
-                "exploration",
-                "NaN",
-                "parameter exploration: NaN is out of its range 0..=1",
-            ),
-            (
-                "exploration",
-                "many",
-                "parameter exploration: 'many' is not a number",
-            ),
-            (
-                "expand_after",
-                "-1",
-                "parameter expand_after: '-1' is not a whole number",
-            ),
-            (
-                "expand_after",
-                "2.5",
-                "parameter expand_after: '2.5' is not a whole number",
-            ),
-            ("solver", "1", "parameter solver: '1' is not true or false"),
+            ("clock_every", "0", "1..=4096"),
+            ("exploration", "1.5", "0..=1"),
+            ("exploration", "NaN", "0..=1"),
+            ("exploration", "many", "0..=1"),
+            ("expand_after", "-1", "1..=64"),
+            ("expand_after", "2.5", "1..=64"),
+            ("solver", "1", "false..=true"),
         ];
-        for (name, value, message) in refused {
-            assert_eq!(
-                p.set(name, value),
-                Err(message.to_string()),
-                "{name}={value}"
-            );
+        for (name, value, range) in refused {
+            let message = format!("parameter {name}: '{value}' is not a value in {range}");
+            assert_eq!(p.set(name, value), Err(message), "{name}={value}");
         }
         assert_eq!(p, Params::default(), "a refused value changes nothing");
     }
 
     #[test]
     fn every_default_lies_in_its_range_and_every_step_fits_it() {
-        let specs = Params::specs();
-        assert_eq!(specs.len(), Params::NAMES.len());
-        for spec in specs {
+        for spec in Params::SPECS {
             let mut p = Params::default();
-            for bound in [&spec.min, &spec.default, &spec.max] {
+            for bound in [spec.min, spec.default, spec.max] {
                 p.set(spec.name, bound).unwrap();
             }
+            p.set(spec.name, spec.default).unwrap();
+            assert_eq!(
+                p,
+                Params::default(),
+                "{} is declared as its default",
+                spec.name
+            );
             if let (Ok(min), Ok(max), Ok(step)) = (
                 spec.min.parse::<f64>(),
                 spec.max.parse::<f64>(),
