@@ -5,8 +5,10 @@
 //! then the game's parameters (`seed=N`). `-l` writes the game's JSON record (this project's
 //! record, not CodinGame's replay format); `-s` (show the game in a browser) is ignored.
 
-use super::game::{play_game, Clocks, GameSetup};
+use super::engines::Engines;
+use super::game::{play_game, GameSetup};
 use super::record::GameRecord;
+use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 
 /// The parsed arguments.
@@ -27,12 +29,16 @@ pub fn is_brutal(args: &[String]) -> bool {
 }
 
 /// Parses the contract's arguments.
-pub fn parse(args: &[String]) -> Result<BrutalArgs, String> {
+pub fn parse(args: &[String]) -> Result<BrutalArgs> {
     let mut out = BrutalArgs::default();
     let mut players: Vec<(usize, String)> = Vec::new();
     let mut it = args.iter();
     while let Some(flag) = it.next() {
-        let mut value = || it.next().cloned().ok_or(format!("{flag} needs a value"));
+        let mut value = || {
+            it.next()
+                .cloned()
+                .with_context(|| format!("{flag} needs a value"))
+        };
         match flag.as_str() {
             "-s" => {}
             "-l" => out.log = Some(PathBuf::from(value()?)),
@@ -40,22 +46,22 @@ pub fn parse(args: &[String]) -> Result<BrutalArgs, String> {
             f if f.starts_with("-p") && f[2..].parse::<usize>().is_ok() => {
                 players.push((f[2..].parse().expect("checked"), value()?));
             }
-            other => return Err(format!("unknown argument {other:?}")),
+            other => bail!("unknown argument {other:?}"),
         }
     }
     players.sort();
     out.players = players.into_iter().map(|(_, c)| c).collect();
     if out.players.len() != 2 {
-        return Err("Twixt needs exactly two players, -p1 and -p2".into());
+        bail!("Twixt needs exactly two players, -p1 and -p2");
     }
     Ok(out)
 }
 
 /// `seed=N` among `key=value` pairs separated by newlines, `!` or spaces.
-fn parse_seed(props: &str) -> Result<Option<u64>, String> {
+fn parse_seed(props: &str) -> Result<Option<u64>> {
     for kv in props.split(['\n', '!', ' ']) {
         if let Some(v) = kv.trim().strip_prefix("seed=") {
-            let seed = v.trim().parse::<i64>().map_err(|e| format!("seed: {e}"))?;
+            let seed = v.trim().parse::<i64>().context("seed")?;
             return Ok(Some(seed as u64));
         }
     }
@@ -74,24 +80,17 @@ pub fn scores_text(r: &GameRecord) -> String {
 }
 
 /// Plays the game; returns the text for stdout.
-pub fn run(args: &BrutalArgs) -> Result<String, String> {
+pub fn run(args: &BrutalArgs) -> Result<String> {
     let seed = args.seed.unwrap_or_else(|| {
         std::time::SystemTime::now()
             .duration_since(std::time::UNIX_EPOCH)
             .map_or(0, |d| d.as_nanos() as u64 % 1_000_000_007)
     });
-    let setup = GameSetup {
-        cmds: [args.players[0].clone(), args.players[1].clone()],
-        clocks: [Clocks::default(); 2],
-        opening: Vec::new(),
-        seed,
-        stderr_dir: None,
-        slot: None,
-    };
-    let record = play_game(&setup)?;
+    let engines = Engines::codingame(&args.players[0], &args.players[1]);
+    let record = play_game(&GameSetup::new(&engines, 0, Vec::new(), seed, None))?;
     if let Some(path) = &args.log {
         std::fs::write(path, record.to_json() + "\n")
-            .map_err(|e| format!("{}: {e}", path.display()))?;
+            .with_context(|| path.display().to_string())?;
     }
     Ok(scores_text(&record))
 }
@@ -99,11 +98,8 @@ pub fn run(args: &BrutalArgs) -> Result<String, String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::{record, strings};
     use crate::record::Reason;
-
-    fn strings(v: &[&str]) -> Vec<String> {
-        v.iter().map(|s| s.to_string()).collect()
-    }
 
     #[test]
     fn the_contract_parses() {
@@ -122,18 +118,8 @@ mod tests {
     #[test]
     fn scores_follow_the_winner_and_the_fault() {
         let mut r = GameRecord {
-            moves: vec![],
-            ms: vec![],
-            messages: vec![],
-            opening: 0,
-            winner: Some(1),
-            reason: Reason::Connected,
-            detail: String::new(),
-            cmd0: "a".into(),
-            cmd1: "b".into(),
             seed: 5,
-            clocks: None,
-            slot: None,
+            ..record("E5 E7", Some(1), Reason::Connected)
         };
         assert_eq!(scores_text(&r), "0\n1\nseed=5\n");
         r.reason = Reason::Timeout;

@@ -16,17 +16,20 @@ pub struct Clocks {
 }
 
 impl Default for Clocks {
-    /// CodinGame's: 1000 ms for a player's first turn, 300 ms after.
+    /// [`Clocks::CODINGAME`].
     fn default() -> Self {
-        Clocks {
-            first_ms: 1000,
-            turn_ms: 300,
-            margin_ms: 0,
-        }
+        Clocks::CODINGAME
     }
 }
 
 impl Clocks {
+    /// CodinGame's clocks: 1000 ms for a player's first turn, 300 ms after, no margin.
+    pub const CODINGAME: Clocks = Clocks {
+        first_ms: 1000,
+        turn_ms: 300,
+        margin_ms: 0,
+    };
+
     /// The milliseconds allowed for a turn, margin included.
     pub fn allowed_ms(&self, first_turn: bool) -> u64 {
         let base = if first_turn {
@@ -67,14 +70,14 @@ pub fn by_player(engines: [Clocks; 2], a_player: usize) -> [Clocks; 2] {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::SLOW_CLOCKS;
 
     #[test]
     fn clocks_show_their_figures_and_follow_the_engines() {
         let a = Clocks::default();
         let b = Clocks {
-            first_ms: 5000,
-            turn_ms: 3000,
             margin_ms: 20,
+            ..SLOW_CLOCKS
         };
         assert_eq!(a.to_string(), "1000 ms first turn, 300 ms later");
         assert_eq!(

@@ -1,10 +1,13 @@
 //! One game between two commands, judged by the reference rules ([`RefGame`]), never by the
 //! bot's fast board.
 
-pub use super::clocks::Clocks;
+use super::clocks::{by_player, Clocks};
+use super::engines::Engines;
+use super::openings::start;
 use super::process::{BotProcess, Reply};
 use super::record::{GameRecord, MatchSlot, Reason};
 use super::turn::{shorten, Answer};
+use anyhow::Result;
 use std::path::PathBuf;
 use std::time::{Duration, Instant};
 use twixt::cell::Player;
@@ -58,6 +61,27 @@ impl Ending {
 }
 
 impl GameSetup {
+    /// The game of engines A and B with A as player `a_player` (0 or 1) and B in the other
+    /// seat, each with its own clocks, from `opening`, with `seed`; `slot` places it in a match.
+    pub fn new(
+        engines: &Engines,
+        a_player: usize,
+        opening: Vec<Move>,
+        seed: u64,
+        slot: Option<MatchSlot>,
+    ) -> GameSetup {
+        debug_assert!(slot.is_none_or(|s| usize::from(s.a_player) == a_player));
+        let [a, b] = engines.cmds.clone();
+        GameSetup {
+            cmds: if a_player == 0 { [a, b] } else { [b, a] },
+            clocks: by_player(engines.clocks, a_player),
+            opening,
+            seed,
+            stderr_dir: engines.stderr_dir.clone(),
+            slot,
+        }
+    }
+
     /// The command of player `p`, with `{seed}` replaced by the seed.
     pub fn command(&self, p: Player) -> String {
         self.cmds[p.index()].replace("{seed}", &self.seed.to_string())
@@ -75,12 +99,8 @@ impl GameSetup {
 
 /// Plays one game. `Err` only for the referee's own problems (a bad opening, a command that
 /// cannot be started, an unwritable stderr directory); everything a bot does is a result.
-pub fn play_game(setup: &GameSetup) -> Result<GameRecord, String> {
-    let mut game = RefGame::from_moves(&setup.opening)
-        .map_err(|(i, e)| format!("opening move {} is illegal: {e}", i + 1))?;
-    if game.outcome().is_some() {
-        return Err("the opening already ends the game".into());
-    }
+pub fn play_game(setup: &GameSetup) -> Result<GameRecord> {
+    let mut game = start(&setup.opening)?;
     let mut bots = Vec::with_capacity(2);
     for p in Player::BOTH {
         bots.push(BotProcess::spawn(

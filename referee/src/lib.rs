@@ -3,14 +3,18 @@
 //! matches in seat-swapped pairs and the statistics that say which engine is stronger.
 //! Host-only: it never ships to CodinGame.
 //!
-//! [`process`] runs one bot under its [`clocks`] (and [`signals`] kills them all on Ctrl-C);
-//! [`turn`] writes its input and reads its answer; [`game`] plays one game; [`record`],
+//! [`engines`] are the two commands and their [`clocks`], whatever their seats; [`process`]
+//! runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its input and reads
+//! its answer; [`game`] plays one game; [`record`],
 //! [`render`] and [`svg`] keep and show it; [`matches`](mod@matches) runs a match from
 //! [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
 //! [`brutaltester`] speaks cg-brutaltester's referee contract.
 
 pub mod brutaltester;
 pub mod clocks;
+pub mod engines;
+#[cfg(test)]
+pub(crate) mod fixtures;
 pub mod game;
 pub mod matches;
 pub mod openings;

@@ -1,6 +1,7 @@
 //! Openings for matches: read from a file (one line of moves per pair) or drawn at random, so
 //! that deterministic bots still play varied games.
 
+use anyhow::{anyhow, bail, Context, Result};
 use rand::rngs::StdRng;
 use rand::seq::SliceRandom;
 use rand::SeedableRng;
@@ -8,25 +9,31 @@ use std::path::Path;
 use twixt::position::Move;
 use twixt_reference::RefGame;
 
+/// The game after `opening`, checked legal move by move and still open.
+pub fn start(opening: &[Move]) -> Result<RefGame> {
+    let game = RefGame::from_moves(opening)
+        .map_err(|(i, e)| anyhow!("opening move {} is illegal: {e}", i + 1))?;
+    if game.outcome().is_some() {
+        bail!("the opening already ends the game");
+    }
+    Ok(game)
+}
+
 /// Parses one opening line (`E5 F7 SWAP`, commas allowed) and checks it is legal and leaves the
 /// game open.
-pub fn parse_opening(line: &str) -> Result<Vec<Move>, String> {
+pub fn parse_opening(line: &str) -> Result<Vec<Move>> {
     let moves = line
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
-        .map(|w| w.parse::<Move>().map_err(|e| e.to_string()))
-        .collect::<Result<Vec<Move>, String>>()?;
-    let game =
-        RefGame::from_moves(&moves).map_err(|(i, e)| format!("move {} is illegal: {e}", i + 1))?;
-    if game.outcome().is_some() {
-        return Err("the opening already ends the game".into());
-    }
+        .map(str::parse::<Move>)
+        .collect::<Result<Vec<Move>, _>>()?;
+    start(&moves)?;
     Ok(moves)
 }
 
 /// Reads an openings file: one opening per line; blank lines and `#` comments are skipped.
-pub fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+pub fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
     let mut out = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -34,11 +41,11 @@ pub fn read_openings(path: &Path) -> Result<Vec<Vec<Move>>, String> {
             continue;
         }
         let opening =
-            parse_opening(line).map_err(|e| format!("{}:{}: {e}", path.display(), i + 1))?;
+            parse_opening(line).with_context(|| format!("{}:{}", path.display(), i + 1))?;
         out.push(opening);
     }
     if out.is_empty() {
-        return Err(format!("{}: no opening in the file", path.display()));
+        bail!("{}: no opening in the file", path.display());
     }
     Ok(out)
 }
@@ -69,15 +76,18 @@ mod tests {
     #[test]
     fn openings_parse_and_are_checked() {
         assert_eq!(
-            parse_opening("E5, F7 SWAP").unwrap_err(),
-            "move 3 is illegal: SWAP is allowed only on player 1's first turn"
+            parse_opening("E5, F7 SWAP").unwrap_err().to_string(),
+            "opening move 3 is illegal: SWAP is allowed only on player 1's first turn"
+        );
+        assert_eq!(
+            parse_opening("E5 zz").unwrap_err().to_string(),
+            "'zz' is not a hole name (a letter A-L and a row 1-12)"
         );
         assert_eq!(parse_opening("E5 SWAP F7").unwrap().len(), 3);
         assert!(
             parse_opening("A5").is_err(),
             "player 0 may not play column A"
         );
-        assert!(parse_opening("E5 zz").is_err());
     }
 
     #[test]

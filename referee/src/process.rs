@@ -5,6 +5,7 @@
 //! A bot that never reads its input or never writes a line is simply late.
 
 use super::signals;
+use anyhow::{anyhow, Context, Result};
 use std::fs::File;
 use std::io::{BufRead, BufReader, Write};
 use std::os::unix::process::CommandExt;
@@ -62,19 +63,18 @@ pub struct BotProcess {
 }
 
 /// Splits a shell-style command line into program and arguments.
-pub fn split_command(cmd: &str) -> Result<Vec<String>, String> {
-    match shlex::split(cmd) {
-        Some(argv) if !argv.is_empty() => Ok(argv),
-        _ => Err(format!("cannot split the command line {cmd:?}")),
-    }
+pub fn split_command(cmd: &str) -> Result<Vec<String>> {
+    shlex::split(cmd)
+        .filter(|argv| !argv.is_empty())
+        .ok_or_else(|| anyhow!("cannot split the command line {cmd:?}"))
 }
 
 impl BotProcess {
     /// Starts `cmd` in a new process group; its stderr goes to `stderr_file` or is dropped.
-    pub fn spawn(cmd: &str, stderr_file: Option<&Path>) -> Result<BotProcess, String> {
+    pub fn spawn(cmd: &str, stderr_file: Option<&Path>) -> Result<BotProcess> {
         let argv = split_command(cmd)?;
         let stderr = match stderr_file {
-            Some(p) => Stdio::from(File::create(p).map_err(|e| format!("{}: {e}", p.display()))?),
+            Some(p) => Stdio::from(File::create(p).with_context(|| p.display().to_string())?),
             None => Stdio::null(),
         };
         let mut command = Command::new(&argv[0]);
@@ -90,7 +90,7 @@ impl BotProcess {
         }
         let mut child = command
             .spawn()
-            .map_err(|e| format!("cannot start {:?}: {e}", argv[0]))?;
+            .with_context(|| format!("cannot start {:?}", argv[0]))?;
         let pgid = child.id() as i32;
         signals::register(pgid);
         let (tx, events) = mpsc::channel();

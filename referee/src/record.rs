@@ -1,9 +1,10 @@
 //! One finished game as one JSON line: the record `--record` and `--results` append.
 
 use super::clocks::Clocks;
+use anyhow::{bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
-use std::io::{BufRead, BufReader, Write};
+use std::io::Write;
 use std::path::Path;
 
 /// Why a game ended.
@@ -51,6 +52,17 @@ pub struct MatchSlot {
     pub a_player: u8,
 }
 
+impl MatchSlot {
+    /// Game `game` (0 or 1) of pair `pair`: engine A is player 0 in the first, 1 in the second.
+    pub fn new(pair: usize, game: usize) -> MatchSlot {
+        MatchSlot {
+            pair,
+            game,
+            a_player: game as u8,
+        }
+    }
+}
+
 /// One game, as written to a JSON line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -91,14 +103,14 @@ impl GameRecord {
         serde_json::to_string(self).expect("a record always serialises")
     }
 
-    /// Appends the record as one JSON line to `path`.
-    pub fn append_to(&self, path: &Path) -> Result<(), String> {
-        let mut f = OpenOptions::new()
+    /// Appends the record as one JSON line to `path`, in one write.
+    pub fn append_to(&self, path: &Path) -> Result<()> {
+        OpenOptions::new()
             .create(true)
             .append(true)
             .open(path)
-            .map_err(|e| format!("{}: {e}", path.display()))?;
-        writeln!(f, "{}", self.to_json()).map_err(|e| format!("{}: {e}", path.display()))
+            .and_then(|mut f| f.write_all(format!("{}\n", self.to_json()).as_bytes()))
+            .with_context(|| path.display().to_string())
     }
 
     /// The player index of the loser, if the game was not drawn.
@@ -107,43 +119,84 @@ impl GameRecord {
     }
 }
 
-/// Reads every record of a JSON-lines file; a missing file has none. A torn last line (a
-/// match killed while writing) is skipped.
-pub fn read_records(path: &Path) -> Result<Vec<GameRecord>, String> {
-    let f = match std::fs::File::open(path) {
-        Ok(f) => f,
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(Vec::new()),
-        Err(e) => return Err(format!("{}: {e}", path.display())),
-    };
-    let mut out = Vec::new();
-    for line in BufReader::new(f).lines() {
-        let line = line.map_err(|e| format!("{}: {e}", path.display()))?;
-        if let Ok(r) = serde_json::from_str::<GameRecord>(&line) {
-            out.push(r);
-        }
+/// Reads every record of a JSON-lines file; a missing file has none. Blank lines are skipped,
+/// and so is a last line that is not a record (a match killed while writing it); any other
+/// line that is not a record is an error naming the file and the line.
+pub fn read_records(path: &Path) -> Result<Vec<GameRecord>> {
+    let text = read_text(path)?;
+    Ok(parse_records(&text, path)?.0)
+}
+
+/// Makes a results file ready to be appended to: cuts a last line that is not a record (a match
+/// killed while writing it) and ends a last record without its newline, so that the next
+/// record starts a line of its own. Does nothing to a missing file.
+pub fn mend_tail(path: &Path) -> Result<()> {
+    let text = read_text(path)?;
+    let (_, torn) = parse_records(&text, path)?;
+    if torn.is_none() && (text.is_empty() || text.ends_with('\n')) {
+        return Ok(());
     }
-    Ok(out)
+    OpenOptions::new()
+        .append(true)
+        .open(path)
+        .and_then(|mut f| match torn {
+            Some(offset) => f.set_len(offset as u64),
+            None => writeln!(f),
+        })
+        .with_context(|| path.display().to_string())
+}
+
+/// The file's text; empty for a missing file.
+fn read_text(path: &Path) -> Result<String> {
+    match std::fs::read_to_string(path) {
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
+        text => text.with_context(|| path.display().to_string()),
+    }
+}
+
+/// The records of a JSON-lines text read from `path`, and the byte offset of its torn last
+/// line if it has one (see [`read_records`]).
+fn parse_records(text: &str, path: &Path) -> Result<(Vec<GameRecord>, Option<usize>)> {
+    let lines: Vec<&str> = text.split_inclusive('\n').collect();
+    let mut records = Vec::new();
+    let mut offset = 0;
+    for (i, line) in lines.iter().enumerate() {
+        if !line.trim().is_empty() {
+            match serde_json::from_str::<GameRecord>(line.trim_end()) {
+                Ok(r) => records.push(r),
+                Err(_) if i + 1 == lines.len() => return Ok((records, Some(offset))),
+                Err(e) => bail!(
+                    "{}:{}: not a game record: {}",
+                    path.display(),
+                    i + 1,
+                    at_column(&e)
+                ),
+            }
+        }
+        offset += line.len();
+    }
+    Ok((records, None))
+}
+
+/// serde's message with its place as a column alone (a record is one line).
+fn at_column(e: &serde_json::Error) -> String {
+    let text = e.to_string();
+    let message = text
+        .rsplit_once(" at line ")
+        .map_or(text.as_str(), |(m, _)| m);
+    format!("{message} at column {}", e.column())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::record;
 
     #[test]
     fn a_record_round_trips_through_json() {
         let r = GameRecord {
-            moves: vec!["E5".into(), "SWAP".into()],
-            ms: vec![Some(12), Some(3)],
-            messages: vec![],
-            opening: 0,
-            winner: None,
-            reason: Reason::Draw,
-            detail: "no hole".into(),
-            cmd0: "a".into(),
-            cmd1: "b".into(),
-            seed: 7,
             clocks: Some([Clocks::default(); 2]),
-            slot: None,
+            ..record("E5 SWAP", None, Reason::Draw)
         };
         let text = r.to_json();
         assert!(text.contains("\"reason\":\"draw\""));
@@ -159,5 +212,40 @@ mod tests {
         let text = r#"{"first_ms":5000,"turn_ms":3000}"#;
         let c = serde_json::from_str::<Clocks>(text).unwrap();
         assert_eq!((c.first_ms, c.turn_ms, c.margin_ms), (5000, 3000, 0));
+    }
+
+    fn lines(records: &[GameRecord]) -> String {
+        records.iter().map(|r| r.to_json() + "\n").collect()
+    }
+
+    #[test]
+    fn a_torn_last_line_is_skipped_and_the_records_before_it_are_kept() {
+        let games = [
+            record("E5", Some(0), Reason::Timeout),
+            record("E5 E7", None, Reason::Draw),
+        ];
+        let whole = lines(&games);
+        let path = Path::new("results.jsonl");
+        // A blank line, then the first 20 bytes of a record.
+        let torn = format!("{whole}\n{}", &games[0].to_json()[..20]);
+        assert_eq!(
+            parse_records(&torn, path).unwrap(),
+            (games.to_vec(), Some(whole.len() + 1))
+        );
+        assert_eq!(parse_records(&whole, path).unwrap(), (games.to_vec(), None));
+        assert_eq!(parse_records("", path).unwrap(), (vec![], None));
+    }
+
+    #[test]
+    fn a_bad_line_before_the_last_is_an_error_naming_it() {
+        let good = lines(&[record("E5", Some(0), Reason::Timeout)]);
+        let text = format!("{good}\n{{\"moves\":\n{good}");
+        let err = parse_records(&text, Path::new("r.jsonl"))
+            .unwrap_err()
+            .to_string();
+        assert_eq!(
+            err,
+            "r.jsonl:3: not a game record: EOF while parsing a value at column 9"
+        );
     }
 }

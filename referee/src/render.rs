@@ -156,15 +156,11 @@ pub fn game_report(game: &RefGame, record: &GameRecord, colour: bool) -> String 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use twixt::position::Move;
+    use crate::fixtures::moves;
 
     #[test]
     fn pegs_and_links_appear_where_they_are() {
-        let moves: Vec<Move> = ["E5", "E7", "F7"]
-            .iter()
-            .map(|m| m.parse().unwrap())
-            .collect();
-        let g = RefGame::from_moves(&moves).unwrap();
+        let g = RefGame::from_moves(&moves("E5 E7 F7")).unwrap();
         let text = board_text(&g, false);
         let lines: Vec<&str> = text.lines().collect();
         assert!(lines[0].starts_with("    A   B"));

@@ -8,6 +8,7 @@
 //! count as 0.001 pairs, as fastchess does, so the logarithms stay finite.
 
 use super::stats::{mean_variance, nelo_scale, Penta, PAIR_SCORES};
+use anyhow::{bail, Context, Result};
 
 /// The test's parameters.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -35,20 +36,20 @@ pub enum Verdict {
 
 impl Sprt {
     /// Parses `elo0=0 elo1=5 alpha=0.05 beta=0.05` (any order, all four required).
-    pub fn parse(words: &[String]) -> Result<Sprt, String> {
+    pub fn parse(words: &[String]) -> Result<Sprt> {
         let mut vals = [None; 4];
         let names = ["elo0", "elo1", "alpha", "beta"];
         for w in words.iter().flat_map(|w| w.split_whitespace()) {
             let (k, v) = w
                 .split_once('=')
-                .ok_or(format!("SPRT: expected key=value, got {w:?}"))?;
+                .with_context(|| format!("SPRT: expected key=value, got {w:?}"))?;
             let i = names
                 .iter()
                 .position(|n| *n == k)
-                .ok_or(format!("SPRT: unknown parameter {k:?}"))?;
-            vals[i] = Some(v.parse::<f64>().map_err(|e| format!("SPRT: {k}: {e}"))?);
+                .with_context(|| format!("SPRT: unknown parameter {k:?}"))?;
+            vals[i] = Some(v.parse::<f64>().with_context(|| format!("SPRT: {k}"))?);
         }
-        let get = |i: usize| vals[i].ok_or(format!("SPRT: {} is missing", names[i]));
+        let get = |i: usize| vals[i].with_context(|| format!("SPRT: {} is missing", names[i]));
         let s = Sprt {
             elo0: get(0)?,
             elo1: get(1)?,
@@ -58,15 +59,15 @@ impl Sprt {
         s.validate().map(|_| s)
     }
 
-    fn validate(&self) -> Result<(), String> {
+    fn validate(&self) -> Result<()> {
         let prob = |x: f64| x > 0.0 && x < 1.0;
         if self.elo0.partial_cmp(&self.elo1) != Some(std::cmp::Ordering::Less) {
-            Err("SPRT: elo0 must be less than elo1".into())
-        } else if !prob(self.alpha) || !prob(self.beta) || self.alpha + self.beta >= 1.0 {
-            Err("SPRT: alpha and beta must be in (0, 1) with alpha + beta < 1".into())
-        } else {
-            Ok(())
+            bail!("SPRT: elo0 must be less than elo1");
         }
+        if !prob(self.alpha) || !prob(self.beta) || self.alpha + self.beta >= 1.0 {
+            bail!("SPRT: alpha and beta must be in (0, 1) with alpha + beta < 1");
+        }
+        Ok(())
     }
 
     /// The lower (accept H0) and upper (accept H1) bounds of the LLR.
@@ -165,6 +166,7 @@ fn solve_theta(phat: &[f64; 5], phi: &[f64; 5]) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::strings;
 
     fn sprt(elo0: f64, elo1: f64) -> Sprt {
         Sprt {
@@ -227,11 +229,7 @@ mod tests {
 
     #[test]
     fn parameters_parse_and_validate() {
-        let words: Vec<String> = ["elo0=0", "elo1=5", "alpha=0.05", "beta=0.1"]
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
-        let s = Sprt::parse(&words).unwrap();
+        let s = Sprt::parse(&strings(&["elo0=0", "elo1=5", "alpha=0.05", "beta=0.1"])).unwrap();
         assert_eq!((s.elo0, s.elo1, s.alpha, s.beta), (0.0, 5.0, 0.05, 0.1));
         assert!(Sprt::parse(&["elo0=5 elo1=0 alpha=0.05 beta=0.05".into()]).is_err());
         assert!(Sprt::parse(&["elo0=0 elo1=5 alpha=0.05".into()]).is_err());

@@ -181,14 +181,12 @@ fn caption(record: &GameRecord) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::moves;
 
     #[test]
     fn the_winning_chain_runs_border_to_border() {
-        let moves: Vec<Move> = "E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8"
-            .split(' ')
-            .map(|m| m.parse().unwrap())
-            .collect();
-        let g = RefGame::from_moves(&moves).unwrap();
+        let g =
+            RefGame::from_moves(&moves("E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8")).unwrap();
         let chain = winning_chain(&g);
         // A5 C6 E5 G6 I5 K6 L8: six links, from column A to column L.
         assert_eq!(chain.len(), 6);

@@ -184,26 +184,13 @@ pub fn sprt_line(s: &Sprt, penta: &Penta) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::fixtures::record;
     use crate::record::MatchSlot;
 
     fn rec(pair: usize, game: usize, winner: Option<u8>, reason: Reason) -> GameRecord {
         GameRecord {
-            moves: vec!["E5".into(), "E7".into(), "F7".into()],
-            ms: vec![Some(10), Some(20), Some(30)],
-            messages: vec![],
-            opening: 0,
-            winner,
-            reason,
-            detail: String::new(),
-            cmd0: "a".into(),
-            cmd1: "b".into(),
-            seed: 0,
-            clocks: None,
-            slot: Some(MatchSlot {
-                pair,
-                game,
-                a_player: game as u8,
-            }),
+            slot: Some(MatchSlot::new(pair, game)),
+            ..record("E5 E7 F7", winner, reason)
         }
     }
 

@@ -5,7 +5,7 @@
 
 mod common;
 
-use common::{bot, referee, scratch, Run};
+use common::{bot, records_file, run, run_in, scratch, Run};
 use twixt_referee::clocks::Clocks;
 use twixt_referee::record::Reason;
 
@@ -16,20 +16,6 @@ fn b_clock() -> Clocks {
         turn_ms: 1000,
         ..Clocks::default()
     }
-}
-
-/// Runs `twixt-referee SUBCOMMAND A B EXTRA... --record/--results FILE` in a scratch directory.
-fn run(name: &str, subcommand: &str, a: &str, b: &str, extra: &[&str]) -> Run {
-    let dir = scratch(name);
-    let file = dir.join("games.jsonl");
-    let flag = if subcommand == "game" {
-        "--record"
-    } else {
-        "--results"
-    };
-    let mut args = vec![subcommand, a, b, flag, file.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    referee(&dir, &args, &file)
 }
 
 fn assert_result(run: &Run, winner: u8, detail: &str) {
@@ -104,13 +90,9 @@ fn in_a_match_engine_b_keeps_its_clock_in_both_seats_and_resume_checks_it() {
     }
     // The same results resumed under the common clock are another match's.
     let dir = scratch("clock-match-resume");
-    let results = dir.join("results.jsonl");
     let text: String = run.records.iter().map(|r| r.to_json() + "\n").collect();
-    std::fs::write(&results, text).unwrap();
-    let args = ["match", &a, &b, "--games", "2", "--resume", "--results"];
-    let mut args = args.to_vec();
-    args.push(results.to_str().unwrap());
-    let again = referee(&dir, &args, &results);
+    std::fs::write(records_file(&dir), text).unwrap();
+    let again = run_in(&dir, "match", &a, &b, &["--games", "2", "--resume"]);
     let err = String::from_utf8_lossy(&again.output.stderr);
     assert_eq!(again.output.status.code(), Some(2), "{err}");
     assert!(err.contains("under other clocks"), "{err}");

@@ -13,7 +13,7 @@ fn bound(clock_ms: u64) -> Duration {
 }
 
 /// Player 0 is a scripted bot playing E5 F7 ...; player 1 is `faulty`. Returns the run.
-fn faulty_second(name: &str, faulty: &str, clock_ms: u64) -> (common::Run, std::path::PathBuf) {
+fn faulty_second(name: &str, faulty: &str, clock_ms: u64) -> common::Run {
     let good = bot("scripted.sh E5 F7 G9 H11");
     game(name, &good, &bot(faulty), clock_ms, clock_ms)
 }
@@ -28,7 +28,7 @@ fn assert_lost_by(run: &common::Run, loser: u8, reason: Reason, detail: &str) {
 
 #[test]
 fn a_sleeper_times_out_and_its_child_dies() {
-    let (run, dir) = faulty_second("sleeper", "sleeper.sh", 300);
+    let run = faulty_second("sleeper", "sleeper.sh", 300);
     assert_lost_by(
         &run,
         1,
@@ -36,40 +36,40 @@ fn a_sleeper_times_out_and_its_child_dies() {
         "player 1 gave no answer within 300 ms",
     );
     assert!(run.elapsed < bound(300), "took {:?}", run.elapsed);
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn a_bot_that_exits_at_once_crashes() {
-    let (run, _) = faulty_second("exits", "exits.sh", 1000);
+    let run = faulty_second("exits", "exits.sh", 1000);
     assert_lost_by(&run, 1, Reason::Crash, "exited (exit status: 3)");
     assert!(run.elapsed < bound(1000));
 }
 
 #[test]
 fn garbage_is_an_illegal_answer() {
-    let (run, _) = faulty_second("garbage", "garbage.sh", 1000);
+    let run = faulty_second("garbage", "garbage.sh", 1000);
     assert_lost_by(&run, 1, Reason::Illegal, "malformed answer \"hello\"");
 }
 
 #[test]
 fn a_silent_bot_times_out_and_is_killed() {
-    let (run, dir) = faulty_second("silent", "silent.sh", 300);
+    let run = faulty_second("silent", "silent.sh", 300);
     assert_lost_by(&run, 1, Reason::Timeout, "no answer within 300 ms");
     assert!(run.elapsed < bound(300));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn an_occupied_hole_is_illegal() {
-    let (run, _) = faulty_second("occupied", "scripted.sh E5", 1000);
+    let run = faulty_second("occupied", "scripted.sh E5", 1000);
     assert_lost_by(&run, 1, Reason::Illegal, "played E5: E5 already has a peg");
     assert_eq!(run.record().moves, vec!["E5"]);
 }
 
 #[test]
 fn a_barred_hole_is_illegal() {
-    let (run, _) = faulty_second("barred", "scripted.sh E1", 1000);
+    let run = faulty_second("barred", "scripted.sh E1", 1000);
     assert_lost_by(
         &run,
         1,
@@ -80,7 +80,7 @@ fn a_barred_hole_is_illegal() {
 
 #[test]
 fn swap_is_illegal_for_player_zero_and_late_for_player_one() {
-    let (run, _) = game(
+    let run = game(
         "swap0",
         &bot("scripted.sh SWAP"),
         &bot("scripted.sh E5"),
@@ -93,14 +93,14 @@ fn swap_is_illegal_for_player_zero_and_late_for_player_one() {
         Reason::Illegal,
         "played SWAP: SWAP is allowed only",
     );
-    let (run, _) = faulty_second("swap1", "scripted.sh D4 SWAP", 1000);
+    let run = faulty_second("swap1", "scripted.sh D4 SWAP", 1000);
     assert_lost_by(&run, 1, Reason::Illegal, "played SWAP");
     assert_eq!(run.record().moves, vec!["E5", "D4", "F7"]);
 }
 
 #[test]
 fn a_bot_that_leaves_a_child_holding_its_output_crashes_and_the_child_dies() {
-    let (run, dir) = faulty_second("orphan", "orphan.sh", 1000);
+    let run = faulty_second("orphan", "orphan.sh", 1000);
     assert_lost_by(
         &run,
         1,
@@ -108,36 +108,36 @@ fn a_bot_that_leaves_a_child_holding_its_output_crashes_and_the_child_dies() {
         "exited (exit status: 0) without answering",
     );
     assert!(run.elapsed < bound(1000));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn closing_the_output_is_a_crash() {
-    let (run, dir) = faulty_second("closes", "closes_output.sh", 1000);
+    let run = faulty_second("closes", "closes_output.sh", 1000);
     assert_lost_by(&run, 1, Reason::Crash, "closed its output");
     assert!(run.elapsed < bound(1000));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn a_late_answer_is_a_timeout() {
-    let (run, dir) = faulty_second("late", "late.sh 0.25", 200);
+    let run = faulty_second("late", "late.sh 0.25", 200);
     assert_lost_by(&run, 1, Reason::Timeout, "player 1 ");
     assert!(run.elapsed < bound(200));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn a_flood_without_newline_neither_hangs_nor_fills_memory() {
-    let (run, dir) = faulty_second("flood", "flood.sh", 300);
+    let run = faulty_second("flood", "flood.sh", 300);
     assert_lost_by(&run, 1, Reason::Timeout, "no answer within 300 ms");
     assert!(run.elapsed < bound(300));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
 fn faults_of_player_zero_lose_too() {
-    let (run, dir) = game(
+    let run = game(
         "sleeper0",
         &bot("sleeper.sh"),
         &bot("scripted.sh E5"),
@@ -151,7 +151,7 @@ fn faults_of_player_zero_lose_too() {
         "player 0 gave no answer within 300 ms",
     );
     assert!(run.elapsed < bound(300));
-    assert_all_dead(&dir);
+    assert_all_dead(&run.dir);
 }
 
 #[test]
@@ -192,7 +192,7 @@ fn an_interrupted_referee_kills_its_bots() {
 fn an_answer_written_before_leaving_still_counts() {
     // The blurting bot answers E5 and exits without reading: E5 is played, and the bot crashes
     // on its next turn.
-    let (run, _) = game(
+    let run = game(
         "blurt",
         &bot("blurt.sh E5"),
         &bot("scripted.sh E7"),
@@ -211,20 +211,9 @@ fn an_answer_written_before_leaving_still_counts() {
 
 #[test]
 fn a_margin_gives_every_turn_more_time() {
-    let dir = common::scratch("margin");
-    let rec = dir.join("g.jsonl");
-    let args = [
-        "game",
-        &bot("scripted.sh E5 F7"),
-        &bot("late.sh 0.25"),
-        "--first-ms",
-        "200",
-        "--margin",
-        "1000",
-        "--record",
-        rec.to_str().unwrap(),
-    ];
-    let run = common::referee(&dir, &args, &rec);
+    let (a, b) = (bot("scripted.sh E5 F7"), bot("late.sh 0.25"));
+    let extra = ["--first-ms", "200", "--margin", "1000"];
+    let run = common::run("margin", "game", &a, &b, &extra);
     let r = run.record();
     // The answer came after 250 ms of a 200 ms clock, within the margin: it was read (and E5
     // is taken).

@@ -3,22 +3,12 @@
 
 mod common;
 
-use common::{bot, game, referee, scratch};
+use common::{bot, game, known_bot, records_file, referee, run_in, scratch, KNOWN};
 use twixt_referee::record::Reason;
-
-/// Player 1 joins columns A and L on its 7th peg (the reference rules' own test game).
-const P0: &str = "E2 E3 E4 E10 E11 F11 G11";
-const P1: &str = "A5 C6 E5 G6 I5 K6 L8";
 
 #[test]
 fn a_known_game_ends_connected_for_player_one() {
-    let (run, dir) = game(
-        "known",
-        &bot(&format!("scripted.sh {P0}")),
-        &bot(&format!("scripted.sh {P1}")),
-        2000,
-        1000,
-    );
+    let run = game("known", &known_bot(0, 0), &known_bot(1, 0), 2000, 1000);
     let r = run.record();
     assert_eq!(
         (r.winner, r.reason),
@@ -26,9 +16,9 @@ fn a_known_game_ends_connected_for_player_one() {
         "{}",
         r.detail
     );
-    let expected: Vec<&str> = P0
+    let expected: Vec<&str> = KNOWN[0]
         .split(' ')
-        .zip(P1.split(' '))
+        .zip(KNOWN[1].split(' '))
         .flat_map(|(a, b)| [a, b])
         .collect();
     assert_eq!(r.moves, expected);
@@ -42,31 +32,29 @@ fn a_known_game_ends_connected_for_player_one() {
         "pegs and links are drawn"
     );
     // `show` draws the recorded game again, the same way.
-    let rec = dir.join("game.jsonl");
-    let shown = referee(&dir, &["show", rec.to_str().unwrap(), "--game", "1"], &rec);
+    let rec = records_file(&run.dir);
+    let shown = referee(
+        &run.dir,
+        &["show", rec.to_str().unwrap(), "--game", "1"],
+        &rec,
+    );
     assert_eq!(shown.stdout(), out);
 }
 
 #[test]
 fn swap_seats_gives_player_zero_to_b_and_messages_are_kept() {
     let dir = scratch("seats");
-    let rec = dir.join("g.jsonl");
     let svg = dir.join("g.svg");
-    let a = bot(&format!("scripted.sh {P1}"));
+    let a = known_bot(1, 0);
     let b = bot("scripted.sh E2 E3 E4 E10 E11 F11 'G11 bye now'");
-    let args = [
-        "game",
-        &a,
-        &b,
+    let extra = [
         "--swap-seats",
         "--seed",
         "9",
-        "--record",
-        rec.to_str().unwrap(),
         "--svg",
         svg.to_str().unwrap(),
     ];
-    let run = referee(&dir, &args, &rec);
+    let run = run_in(&dir, "game", &a, &b, &extra);
     let r = run.record();
     assert_eq!(
         (r.winner, r.reason, r.seed),
@@ -84,7 +72,7 @@ fn swap_seats_gives_player_zero_to_b_and_messages_are_kept() {
 fn a_swap_is_played_and_told_to_player_zero() {
     // Player 0 plays C5, player 1 swaps (its peg lands on E3), the game goes on, and player 0,
     // out of scripted moves, times out.
-    let (run, _) = game(
+    let run = game(
         "swap",
         &bot("scripted.sh C5 D6"),
         &bot("scripted.sh SWAP F8"),
@@ -104,22 +92,9 @@ fn a_swap_is_played_and_told_to_player_zero() {
 #[test]
 fn an_opening_is_played_before_the_bots_and_stderr_is_kept() {
     let dir = scratch("opening");
-    let rec = dir.join("g.jsonl");
     let errs = dir.join("errs");
-    let a = bot("scripted.sh E3 E4 E10 E11 F11 G11");
-    let b = bot("scripted.sh C6 E5 G6 I5 K6 L8");
-    let args = [
-        "game",
-        &a,
-        &b,
-        "--opening",
-        "E2 A5",
-        "--record",
-        rec.to_str().unwrap(),
-        "--stderr-dir",
-        errs.to_str().unwrap(),
-    ];
-    let run = referee(&dir, &args, &rec);
+    let extra = ["--opening", "E2 A5", "--stderr-dir", errs.to_str().unwrap()];
+    let run = run_in(&dir, "game", &known_bot(0, 1), &known_bot(1, 1), &extra);
     let r = run.record();
     assert_eq!(
         (r.winner, r.reason, r.opening),
@@ -135,7 +110,7 @@ fn random_bots_finish_a_game_with_a_board_result() {
     let (Some(a), Some(b)) = (common::random_bot("1"), common::random_bot("2")) else {
         return;
     };
-    let (run, _) = game("random", &a, &b, 3000, 2000);
+    let run = game("random", &a, &b, 3000, 2000);
     let r = run.record();
     assert!(
         matches!(r.reason, Reason::Connected | Reason::Draw),
@@ -169,7 +144,7 @@ fn a_full_board_without_a_legal_hole_is_a_draw() {
         let mine: Vec<&str> = moves.iter().skip(p).step_by(2).copied().collect();
         bot(&format!("scripted.sh {}", mine.join(" ")))
     };
-    let (run, _) = game("draw", &side(0), &side(1), 2000, 1000);
+    let run = game("draw", &side(0), &side(1), 2000, 1000);
     let r = run.record();
     assert_eq!((r.winner, r.reason), (None, Reason::Draw), "{}", r.detail);
     assert_eq!(r.detail, "player 0 has no legal hole");

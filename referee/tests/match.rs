@@ -3,18 +3,15 @@
 
 mod common;
 
-use common::{bot, referee, scratch};
+use common::{bot, known_bot, records_file, referee, run_in, scratch};
+use std::io::Write;
 use twixt_referee::record::read_records;
 
 const SPRT: [&str; 5] = ["--sprt", "elo0=0", "elo1=300", "alpha=0.05", "beta=0.05"];
 
-/// A match of `a` against `b` with extra arguments; returns the run and the results file.
-fn run_match(name: &str, a: &str, b: &str, extra: &[&str]) -> (common::Run, std::path::PathBuf) {
-    let dir = scratch(name);
-    let results = dir.join("results.jsonl");
-    let mut args = vec!["match", a, b, "--results", results.to_str().unwrap()];
-    args.extend_from_slice(extra);
-    (referee(&dir, &args, &results), results)
+/// A match of `a` against `b` with extra arguments, its results kept in the run's directory.
+fn run_match(name: &str, a: &str, b: &str, extra: &[&str]) -> common::Run {
+    common::run(name, "match", a, b, extra)
 }
 
 fn winner() -> String {
@@ -25,7 +22,7 @@ fn winner() -> String {
 fn sprt_accepts_h1_for_the_stronger_engine_and_stops() {
     let mut extra = vec!["--games", "40", "--report-every", "2"];
     extra.extend_from_slice(&SPRT);
-    let (run, _) = run_match("h1", &winner(), &bot("exits.sh"), &extra);
+    let run = run_match("h1", &winner(), &bot("exits.sh"), &extra);
     let out = run.stdout();
     assert_eq!(run.output.status.code(), Some(0), "{out}");
     assert!(out.contains("H1 accepted"), "{out}");
@@ -43,7 +40,7 @@ fn sprt_accepts_h1_for_the_stronger_engine_and_stops() {
 fn sprt_accepts_h0_for_the_weaker_engine() {
     let mut extra = vec!["--games", "40", "--concurrency", "2"];
     extra.extend_from_slice(&SPRT);
-    let (run, _) = run_match("h0", &bot("exits.sh"), &winner(), &extra);
+    let run = run_match("h0", &bot("exits.sh"), &winner(), &extra);
     assert_eq!(run.output.status.code(), Some(1), "{}", run.stdout());
     assert!(run.stdout().contains("H0 accepted"));
 }
@@ -52,7 +49,7 @@ fn sprt_accepts_h0_for_the_weaker_engine() {
 fn sprt_without_a_verdict_is_inconclusive_and_a_match_resumes() {
     let mut extra = vec!["--games", "4"];
     extra.extend_from_slice(&SPRT);
-    let (run, results) = run_match("resume", &winner(), &bot("exits.sh"), &extra);
+    let run = run_match("resume", &winner(), &bot("exits.sh"), &extra);
     assert_eq!(run.output.status.code(), Some(3), "{}", run.stdout());
     assert_eq!(run.records.len(), 4);
     // Seats alternate within each pair.
@@ -62,19 +59,18 @@ fn sprt_without_a_verdict_is_inconclusive_and_a_match_resumes() {
         .map(|r| r.slot.unwrap().a_player)
         .collect();
     assert_eq!(seats.iter().filter(|&&s| s == 0).count(), 2);
-    let dir = results.parent().unwrap();
-    let args = [
-        "match",
-        &winner(),
-        &bot("exits.sh"),
-        "--games",
-        "6",
-        "--results",
-        results.to_str().unwrap(),
-        "--resume",
-    ];
-    let run = referee(dir, &args, &results);
+    // A match killed while writing leaves a torn last line: it is cut before resuming.
+    let results = records_file(&run.dir);
+    let mut file = std::fs::OpenOptions::new()
+        .append(true)
+        .open(&results)
+        .unwrap();
+    write!(file, "{{\"moves\":[\"E5\"").unwrap();
+    let extra = ["--games", "6", "--resume"];
+    let run = run_in(&run.dir, "match", &winner(), &bot("exits.sh"), &extra);
     assert_eq!(run.records.len(), 6, "two more games, none replayed");
+    let text = std::fs::read_to_string(&results).unwrap();
+    assert_eq!(text.lines().count(), 6, "{text}");
     assert!(
         run.stdout().contains("Games: 6, Wins: 6"),
         "{}",
@@ -88,7 +84,7 @@ fn openings_from_a_file_start_each_pair() {
     let file = dir.join("openings.txt");
     std::fs::write(&file, "# two openings\nE2 A5\n\nD4, F3\n").unwrap();
     let extra = ["--games", "4", "--openings", file.to_str().unwrap()];
-    let (run, _) = run_match(
+    let run = run_match(
         "openings",
         &bot("scripted.sh E3 E4"),
         &bot("scripted.sh C6 E5"),
@@ -107,7 +103,7 @@ fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
     };
     let mut extra = vec!["--games", "4", "--first-ms", "3000", "--turn-ms", "2000"];
     extra.extend_from_slice(&SPRT);
-    let (run, _) = run_match("match-random", &random, &random, &extra);
+    let run = run_match("match-random", &random, &random, &extra);
     let out = run.stdout();
     assert!(out.contains("Elo: ") && out.contains("LLR: "), "{out}");
     assert_eq!(run.records.len(), 4);
@@ -117,8 +113,7 @@ fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
 fn the_brutaltester_contract_prints_scores_and_writes_the_log() {
     let dir = scratch("brutal");
     let log = dir.join("game.json");
-    let p0 = bot("scripted.sh E2 E3 E4 E10 E11 F11 G11");
-    let p1 = bot("scripted.sh A5 C6 E5 G6 I5 K6 L8");
+    let (p0, p1) = (known_bot(0, 0), known_bot(1, 0));
     let args = [
         "-p1",
         &p0,

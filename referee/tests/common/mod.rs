@@ -22,11 +22,24 @@ pub fn bot(line: &str) -> String {
     format!("{}/tests/fault_bots/{line}", env!("CARGO_MANIFEST_DIR"))
 }
 
+/// A known game, the reference rules' own test game: player 1 joins columns A and L on its
+/// 7th peg. Player 0's moves, then player 1's.
+pub const KNOWN: [&str; 2] = ["E2 E3 E4 E10 E11 F11 G11", "A5 C6 E5 G6 I5 K6 L8"];
+
+/// A scripted bot playing `player`'s moves of the known game, after the first `skip`.
+pub fn known_bot(player: usize, skip: usize) -> String {
+    let moves: Vec<&str> = KNOWN[player].split(' ').skip(skip).collect();
+    bot(&format!("scripted.sh {}", moves.join(" ")))
+}
+
 /// What one run of the referee gave.
 pub struct Run {
     pub output: Output,
     pub elapsed: Duration,
+    /// The records read back from the run's record or results file.
     pub records: Vec<GameRecord>,
+    /// The directory the run was in.
+    pub dir: PathBuf,
 }
 
 impl Run {
@@ -60,26 +73,37 @@ pub fn referee(dir: &Path, args: &[&str], results: &Path) -> Run {
         output,
         elapsed,
         records,
+        dir: dir.to_path_buf(),
     }
 }
 
-/// Plays one game between two commands with the given clocks; returns the run.
-pub fn game(name: &str, a: &str, b: &str, first_ms: u64, turn_ms: u64) -> (Run, PathBuf) {
-    let dir = scratch(name);
-    let rec = dir.join("game.jsonl");
+/// The file [`run_in`] passes as `--record` (to `game`) or `--results` (to `match`).
+pub fn records_file(dir: &Path) -> PathBuf {
+    dir.join("games.jsonl")
+}
+
+/// Runs `twixt-referee SUBCOMMAND A B --record/--results FILE EXTRA...` in `dir`.
+pub fn run_in(dir: &Path, subcommand: &str, a: &str, b: &str, extra: &[&str]) -> Run {
+    let file = records_file(dir);
+    let flag = if subcommand == "game" {
+        "--record"
+    } else {
+        "--results"
+    };
+    let mut args = vec![subcommand, a, b, flag, file.to_str().unwrap()];
+    args.extend_from_slice(extra);
+    referee(dir, &args, &file)
+}
+
+/// [`run_in`] a fresh scratch directory named `name`.
+pub fn run(name: &str, subcommand: &str, a: &str, b: &str, extra: &[&str]) -> Run {
+    run_in(&scratch(name), subcommand, a, b, extra)
+}
+
+/// Plays one game between two commands with the given clocks.
+pub fn game(name: &str, a: &str, b: &str, first_ms: u64, turn_ms: u64) -> Run {
     let (f, t) = (first_ms.to_string(), turn_ms.to_string());
-    let args = [
-        "game",
-        a,
-        b,
-        "--first-ms",
-        &f,
-        "--turn-ms",
-        &t,
-        "--record",
-        rec.to_str().unwrap(),
-    ];
-    (referee(&dir, &args, &rec), dir)
+    run(name, "game", a, b, &["--first-ms", &f, "--turn-ms", &t])
 }
 
 /// Whether a process is alive (a zombie counts as dead).
