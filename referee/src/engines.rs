@@ -87,17 +87,10 @@ impl Engines {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        options: EngineOptions,
-    }
+    use crate::fixtures::options;
 
     fn engines(args: &[&str]) -> Engines {
-        let cli = Cli::parse_from(std::iter::once("referee").chain(args.iter().copied()));
-        Engines::new("a", "b", &cli.options).unwrap()
+        Engines::new("a", "b", &options::<EngineOptions>(args)).unwrap()
     }
 
     #[test]

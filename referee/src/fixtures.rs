@@ -18,6 +18,17 @@ pub(crate) fn moves(text: &str) -> Vec<Move> {
         .collect()
 }
 
+/// The options struct `T` parsed from `args` alone, as clap parses it inside a command.
+pub(crate) fn options<T: clap::Args>(args: &[&str]) -> T {
+    #[derive(clap::Parser)]
+    struct Cli<T: clap::Args> {
+        #[command(flatten)]
+        options: T,
+    }
+    let args = std::iter::once("referee").chain(args.iter().copied());
+    <Cli<T> as clap::Parser>::parse_from(args).options
+}
+
 /// Owned copies of `words`, as a command line gives them.
 pub(crate) fn strings(words: &[&str]) -> Vec<String> {
     words.iter().map(|w| w.to_string()).collect()

@@ -355,23 +355,15 @@ fn spawn_workers(
 mod tests {
     use super::*;
     use crate::clocks::Clocks;
-    use crate::fixtures::{record, SLOW_CLOCKS};
+    use crate::fixtures::{options, record, SLOW_CLOCKS};
     use crate::record::Reason;
-    use clap::Parser;
-
-    #[derive(Parser)]
-    struct Cli {
-        #[command(flatten)]
-        options: MatchOptions,
-    }
 
     fn config(args: &[&str]) -> MatchConfig {
-        let args = std::iter::once("match").chain(args.iter().copied());
         let engines = Engines {
             clocks: [Clocks::CODINGAME, SLOW_CLOCKS],
             ..Engines::codingame("a {seed}", "b")
         };
-        MatchConfig::new(engines, Cli::parse_from(args).options).unwrap()
+        MatchConfig::new(engines, options(args)).unwrap()
     }
 
     #[test]
