@@ -60,6 +60,10 @@ pub struct Report {
     pub proven: Known,
     /// Pegs placed in the tree and in playouts, over all iterations.
     pub plies: u64,
+    /// The root's moves with the visits the search gave each (prior visits not counted), in
+    /// the tree's order: the search's move distribution, which a trainer learns from. Empty
+    /// for a win in one.
+    pub root: Vec<(Move, u32)>,
 }
 
 /// Runs searches with one set of parameters and one random stream.
@@ -121,6 +125,7 @@ impl Searcher {
                 reused: 0,
                 proven: Known::Win,
                 plies: 0,
+                root: Vec::new(),
             });
         }
         let mut root_moves = moves;
@@ -187,6 +192,11 @@ impl Searcher {
             .copied()
             .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
         let nodes = tree.len();
+        let prior = self.params.prior_visits;
+        let root = tree
+            .children(ROOT)
+            .map(|i| (tree.get(i).mv, tree.get(i).visits.saturating_sub(prior)))
+            .collect();
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
         }
@@ -200,6 +210,7 @@ impl Searcher {
             reused,
             proven: best.known,
             plies,
+            root,
         }
     }
 }

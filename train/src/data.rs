@@ -1,0 +1,334 @@
+//! The self-play data format: one file per run, a header and then one record per game.
+//!
+//! ```text
+//! header, 32 bytes:
+//!   magic          8 bytes  "TWXTDATA"
+//!   version        u16      1
+//!   iterations     u32      MCTS iterations per searched move
+//!   opening        u8       random pegs before the searches take over
+//!   reserved       u8       0
+//!   seed           u64      the run's seed (game i is seeded by seed and i)
+//!   reserved       8 bytes  0
+//! a game:
+//!   length         u32      bytes of the payload
+//!   payload:
+//!     index        u32      the game's number in the run
+//!     winner       u8       0 or 1, 2 for a draw
+//!     opening      u8       how many of the moves were random
+//!     plies        u16      how many moves follow
+//!     per move:
+//!       move       u8       cell index (y * 12 + x), 255 for SWAP
+//!       then, for a searched move (not one of the opening's):
+//!       value      f32      the search's value of its move for the mover, in [0, 1]
+//!       children   u8       how many (move, visits) pairs follow
+//!       per child: move u8, visits as LEB128 (7 bits a byte, low first)
+//!   crc32          u32      of the payload (IEEE, as zlib)
+//! ```
+//! Integers are little-endian. A run killed while writing leaves a torn last record; the
+//! reader reports it, and `selfplay --resume` cuts it off. Any other damage is an error that
+//! names the file and the byte offset.
+
+use anyhow::{bail, ensure, Context, Result};
+use std::fs::{File, OpenOptions};
+use std::io::{Read, Write};
+use std::path::Path;
+use twixt::{Cell, Move, Player};
+
+const MAGIC: &[u8; 8] = b"TWXTDATA";
+const VERSION: u16 = 1;
+/// Bytes of the header.
+pub const HEADER_LEN: usize = 32;
+const SWAP: u8 = 255;
+
+/// The settings of a run, kept in its file's header.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// MCTS iterations per searched move.
+    pub iterations: u32,
+    /// Random pegs before the searches take over.
+    pub opening: u8,
+    /// The run's seed.
+    pub seed: u64,
+}
+
+/// What the search said of one position.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Search {
+    /// The value of the chosen move for the player who made it, in [0, 1].
+    pub value: f32,
+    /// Every root move and the visits the search gave it.
+    pub visits: Vec<(Move, u32)>,
+}
+
+/// One move of a game, and the search behind it (none for the opening's random pegs).
+#[derive(Clone, Debug, PartialEq)]
+pub struct Ply {
+    /// The move played.
+    pub mv: Move,
+    /// The search that chose it.
+    pub search: Option<Search>,
+}
+
+/// One self-play game.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Game {
+    /// Its number in the run.
+    pub index: u32,
+    /// The winner, `None` for a draw.
+    pub winner: Option<Player>,
+    /// How many of the first plies were random.
+    pub opening: u8,
+    /// The moves in order.
+    pub plies: Vec<Ply>,
+}
+
+/// A data file as read: its header, its games and, if a run was killed while writing, the
+/// offset where its torn last record starts.
+#[derive(Clone, Debug)]
+pub struct DataFile {
+    /// The run's settings.
+    pub header: Header,
+    /// Every complete game.
+    pub games: Vec<Game>,
+    /// The byte offset of a torn last record, if there is one.
+    pub torn_at: Option<u64>,
+}
+
+impl Header {
+    fn to_bytes(self) -> [u8; HEADER_LEN] {
+        let mut b = [0u8; HEADER_LEN];
+        b[..8].copy_from_slice(MAGIC);
+        b[8..10].copy_from_slice(&VERSION.to_le_bytes());
+        b[10..14].copy_from_slice(&self.iterations.to_le_bytes());
+        b[14] = self.opening;
+        b[16..24].copy_from_slice(&self.seed.to_le_bytes());
+        b
+    }
+
+    fn from_bytes(b: &[u8]) -> Result<Header> {
+        ensure!(b.len() >= HEADER_LEN, "offset 0: the header is cut short");
+        ensure!(&b[..8] == MAGIC, "offset 0: not a twixt-train data file");
+        let version = u16::from_le_bytes([b[8], b[9]]);
+        ensure!(
+            version == VERSION,
+            "offset 8: version {version}, this reads {VERSION}"
+        );
+        Ok(Header {
+            iterations: u32::from_le_bytes(b[10..14].try_into()?),
+            opening: b[14],
+            seed: u64::from_le_bytes(b[16..24].try_into()?),
+        })
+    }
+}
+
+fn move_byte(mv: Move) -> u8 {
+    match mv {
+        Move::Peg(c) => c.index() as u8,
+        Move::Swap => SWAP,
+    }
+}
+
+fn byte_move(b: u8) -> Option<Move> {
+    if b == SWAP {
+        return Some(Move::Swap);
+    }
+    Cell::from_index(b as usize).map(Move::Peg)
+}
+
+/// Appends `v` in LEB128.
+fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+    while v >= 0x80 {
+        out.push(v as u8 | 0x80);
+        v >>= 7;
+    }
+    out.push(v as u8);
+}
+
+/// The payload of one game.
+pub fn encode(game: &Game) -> Vec<u8> {
+    let mut out = Vec::new();
+    out.extend_from_slice(&game.index.to_le_bytes());
+    out.push(game.winner.map_or(2, |p| p.index() as u8));
+    out.push(game.opening);
+    out.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
+    for ply in &game.plies {
+        out.push(move_byte(ply.mv));
+        if let Some(s) = &ply.search {
+            out.extend_from_slice(&s.value.to_le_bytes());
+            out.push(s.visits.len() as u8);
+            for &(mv, n) in &s.visits {
+                out.push(move_byte(mv));
+                put_varint(&mut out, n);
+            }
+        }
+    }
+    out
+}
+
+/// A cursor over one payload; errors give the file offset.
+struct Cursor<'a> {
+    bytes: &'a [u8],
+    at: usize,
+    base: u64,
+}
+
+impl Cursor<'_> {
+    fn take(&mut self, n: usize) -> Result<&[u8]> {
+        let end = self.at + n;
+        if end > self.bytes.len() {
+            bail!(
+                "offset {}: the game record ends early",
+                self.base + self.at as u64
+            );
+        }
+        let s = &self.bytes[self.at..end];
+        self.at = end;
+        Ok(s)
+    }
+
+    fn byte(&mut self) -> Result<u8> {
+        Ok(self.take(1)?[0])
+    }
+
+    fn u16(&mut self) -> Result<u16> {
+        Ok(u16::from_le_bytes(self.take(2)?.try_into()?))
+    }
+
+    fn u32(&mut self) -> Result<u32> {
+        Ok(u32::from_le_bytes(self.take(4)?.try_into()?))
+    }
+
+    fn varint(&mut self) -> Result<u32> {
+        let mut v = 0u32;
+        for shift in (0..35).step_by(7) {
+            let b = self.byte()?;
+            v |= ((b & 0x7f) as u32) << shift;
+            if b & 0x80 == 0 {
+                return Ok(v);
+            }
+        }
+        bail!(
+            "offset {}: a visit count runs over 5 bytes",
+            self.base + self.at as u64
+        )
+    }
+
+    fn mv(&mut self) -> Result<Move> {
+        let at = self.base + self.at as u64;
+        let b = self.byte()?;
+        byte_move(b).with_context(|| format!("offset {at}: {b} is not a move"))
+    }
+}
+
+/// Decodes one payload that starts at file offset `base`.
+pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
+    let mut c = Cursor { bytes, at: 0, base };
+    let index = c.u32()?;
+    let winner = match c.byte()? {
+        2 => None,
+        w => Some(
+            Player::from_index(w as usize)
+                .with_context(|| format!("offset {}: winner {w} is not 0, 1 or 2", base + 4))?,
+        ),
+    };
+    let opening = c.byte()?;
+    let n = c.u16()? as usize;
+    let mut plies = Vec::with_capacity(n);
+    for i in 0..n {
+        let mv = c.mv()?;
+        let search = if i < opening as usize {
+            None
+        } else {
+            let value = f32::from_le_bytes(c.take(4)?.try_into()?);
+            let children = c.byte()? as usize;
+            let mut visits = Vec::with_capacity(children);
+            for _ in 0..children {
+                visits.push((c.mv()?, c.varint()?));
+            }
+            Some(Search { value, visits })
+        };
+        plies.push(Ply { mv, search });
+    }
+    ensure!(
+        c.at == bytes.len(),
+        "offset {}: bytes after the game",
+        base + c.at as u64
+    );
+    Ok(Game {
+        index,
+        winner,
+        opening,
+        plies,
+    })
+}
+
+/// Creates `path` with `header` (failing if it exists).
+pub fn create(path: &Path, header: Header) -> Result<File> {
+    let mut f = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .open(path)
+        .with_context(|| format!("{}: cannot create", path.display()))?;
+    f.write_all(&header.to_bytes())
+        .with_context(|| path.display().to_string())?;
+    Ok(f)
+}
+
+/// Appends one game to an open data file, in one write.
+pub fn append(f: &mut File, game: &Game) -> std::io::Result<()> {
+    let payload = encode(game);
+    let mut record = Vec::with_capacity(payload.len() + 8);
+    record.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    record.extend_from_slice(&payload);
+    record.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    f.write_all(&record)?;
+    f.flush()
+}
+
+/// Reads a whole data file. A record that runs past the end is a torn tail (reported, not
+/// read); a record whose checksum or contents are wrong is an error naming its offset.
+pub fn read(path: &Path) -> Result<DataFile> {
+    let mut bytes = Vec::new();
+    File::open(path)
+        .and_then(|mut f| f.read_to_end(&mut bytes))
+        .with_context(|| path.display().to_string())?;
+    parse(&bytes).with_context(|| path.display().to_string())
+}
+
+/// Parses the bytes of a data file (see [`read`]).
+pub fn parse(bytes: &[u8]) -> Result<DataFile> {
+    let header = Header::from_bytes(bytes)?;
+    let mut games = Vec::new();
+    let mut at = HEADER_LEN;
+    while at < bytes.len() {
+        let rest = &bytes[at..];
+        let len = match rest.get(..4) {
+            Some(b) => u32::from_le_bytes(b.try_into()?) as usize,
+            None => return Ok(torn(header, games, at)),
+        };
+        if rest.len() < 8 + len {
+            return Ok(torn(header, games, at));
+        }
+        let payload = &rest[4..4 + len];
+        let crc = u32::from_le_bytes(rest[4 + len..8 + len].try_into()?);
+        ensure!(
+            crc == crc32fast::hash(payload),
+            "offset {at}: the game record's checksum does not match (the file is damaged)"
+        );
+        games.push(decode(payload, at as u64 + 4)?);
+        at += 8 + len;
+    }
+    Ok(DataFile {
+        header,
+        games,
+        torn_at: None,
+    })
+}
+
+fn torn(header: Header, games: Vec<Game>, at: usize) -> DataFile {
+    DataFile {
+        header,
+        games,
+        torn_at: Some(at as u64),
+    }
+}

@@ -1,0 +1,39 @@
+//! `twixt-train`: self-play data for learning the bot's knowledge.
+//!
+//! Exit status: 0 on success, 2 for errors (bad arguments, a file that cannot be read, written
+//! or understood).
+
+use clap::{Parser, Subcommand};
+use std::process::ExitCode;
+use twixt_train::selfplay::{self, SelfplayOptions};
+
+#[derive(Parser)]
+#[command(
+    name = "twixt-train",
+    version,
+    about = "Learned knowledge for twixt-bot: self-play data from the engine's own search"
+)]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Play the engine against itself and write every searched position with the root's
+    /// visits, the search's value and the game's result.
+    Selfplay(SelfplayOptions),
+}
+
+fn main() -> ExitCode {
+    let result = match Cli::parse().command {
+        Command::Selfplay(options) => selfplay::run(&options),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("twixt-train: {e:#}");
+            ExitCode::from(2)
+        }
+    }
+}

@@ -1,0 +1,222 @@
+//! Self-play: the engine's search against itself, in-process, a fixed number of iterations a
+//! move, from random openings; every searched position is kept with the root's visits, the
+//! search's value and the game's result.
+
+use crate::data::{self, Game, Header, Ply, Search};
+use anyhow::{bail, Context, Result};
+use indicatif::{ProgressBar, ProgressStyle};
+use std::collections::HashSet;
+use std::fs::OpenOptions;
+use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{mpsc, Arc};
+use std::thread;
+use std::time::Instant;
+use twixt::rng::FastRng;
+use twixt::search::params::Params;
+use twixt::search::{Limits, Searcher};
+use twixt::{Move, Outcome, Player, Position};
+
+/// The options of `twixt-train selfplay`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct SelfplayOptions {
+    /// The data file to write (see `twixt_train::data` for its format).
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// How many games the run holds (with --resume: in all, those already played included).
+    #[arg(long, default_value_t = 100)]
+    pub games: u32,
+    /// MCTS iterations per move.
+    #[arg(long, default_value_t = 20_000)]
+    pub iterations: u32,
+    /// Random pegs before the searches take over.
+    #[arg(long, default_value_t = 2)]
+    pub opening: u8,
+    /// The run's seed: game i is seeded by it and i.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Games played at once.
+    #[arg(long, default_value_t = 2)]
+    pub threads: usize,
+    /// Add to an existing file of the same settings the games it lacks.
+    #[arg(long)]
+    pub resume: bool,
+    /// A search parameter of the teacher (repeatable), as `twixt-bot --set`.
+    #[arg(long, value_name = "NAME=VALUE")]
+    pub set: Vec<String>,
+}
+
+impl SelfplayOptions {
+    fn header(&self) -> Header {
+        Header {
+            iterations: self.iterations,
+            opening: self.opening,
+            seed: self.seed,
+        }
+    }
+
+    fn params(&self) -> Result<Params> {
+        let mut params = Params::default();
+        for pair in &self.set {
+            let (name, value) = pair
+                .split_once('=')
+                .with_context(|| format!("--set needs NAME=VALUE, not '{pair}'"))?;
+            params.set(name, value).map_err(anyhow::Error::msg)?;
+        }
+        Ok(params)
+    }
+}
+
+/// Plays game `index` of a run: `opening` random pegs drawn from the seed, then searches of
+/// `iterations` until the game ends.
+pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
+    let seed = header.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
+    let mut rng = FastRng::new(seed);
+    let mut searcher = Searcher::new(params.clone(), seed);
+    let limits = Limits {
+        deadline: None,
+        iterations: Some(header.iterations as u64),
+    };
+    let mut pos = Position::new();
+    let mut plies = Vec::new();
+    while pos.outcome().is_none() {
+        let ply = if plies.len() < header.opening as usize {
+            random_peg(&pos, &mut rng)
+        } else {
+            searched(&mut searcher, &pos, &limits)
+        };
+        pos.play_unchecked(ply.mv);
+        plies.push(ply);
+    }
+    let winner = match pos.outcome() {
+        Some(Outcome::Win(p)) => Some(p),
+        _ => None,
+    };
+    Game {
+        index,
+        winner,
+        opening: header.opening.min(plies.len() as u8),
+        plies,
+    }
+}
+
+fn random_peg(pos: &Position, rng: &mut FastRng) -> Ply {
+    let holes: Vec<_> = pos.legal_holes().iter().collect();
+    let c = holes[rng.below(holes.len() as u32) as usize];
+    Ply {
+        mv: Move::Peg(c),
+        search: None,
+    }
+}
+
+fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
+    let report = searcher
+        .choose(pos, limits)
+        .expect("the game is not over, so there is a move");
+    let visits = if report.root.is_empty() {
+        // A win in one: the search knows its move for sure.
+        vec![(report.best, 1)]
+    } else {
+        report.root
+    };
+    Ply {
+        mv: report.best,
+        search: Some(Search {
+            value: report.value,
+            visits,
+        }),
+    }
+}
+
+/// Runs `selfplay`: plays the games the file lacks, appending each as it ends.
+pub fn run(options: &SelfplayOptions) -> Result<()> {
+    let params = options.params()?;
+    let header = options.header();
+    let (mut file, done) = open(options, header)?;
+    let todo: Vec<u32> = (0..options.games).filter(|i| !done.contains(i)).collect();
+    let bar = progress(options.games as u64, done.len() as u64);
+    let (tx, rx) = mpsc::channel();
+    let workers = spawn(header, params, todo, options.threads.max(1), tx);
+    let (start, mut positions) = (Instant::now(), 0u64);
+    for game in rx {
+        data::append(&mut file, &game)
+            .with_context(|| format!("{}: writing", options.out.display()))?;
+        positions += game.plies.iter().filter(|p| p.search.is_some()).count() as u64;
+        let rate = positions as f64 / start.elapsed().as_secs_f64();
+        bar.set_message(format!("{positions} positions, {rate:.1}/s"));
+        bar.inc(1);
+    }
+    workers
+        .into_iter()
+        .for_each(|w| w.join().expect("a self-play thread"));
+    bar.finish();
+    Ok(())
+}
+
+/// The file to append to and the games it already holds: a new file, or with `--resume` an
+/// existing one of the same settings, its torn last record cut off.
+fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, HashSet<u32>)> {
+    let path = &options.out;
+    if !options.resume || !path.exists() {
+        return Ok((data::create(path, header)?, HashSet::new()));
+    }
+    let existing = data::read(path)?;
+    if existing.header != header {
+        bail!(
+            "{}: holds a run of other settings ({:?}), not {:?}",
+            path.display(),
+            existing.header,
+            header
+        );
+    }
+    let file = OpenOptions::new()
+        .append(true)
+        .open(path)
+        .with_context(|| path.display().to_string())?;
+    if let Some(at) = existing.torn_at {
+        eprintln!("{}: cutting a torn record at offset {at}", path.display());
+        file.set_len(at)
+            .with_context(|| path.display().to_string())?;
+    }
+    Ok((file, existing.games.iter().map(|g| g.index).collect()))
+}
+
+fn progress(total: u64, done: u64) -> ProgressBar {
+    let bar = ProgressBar::new(total);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "[{elapsed_precise}] {bar:40} {pos}/{len} games, {msg}, eta {eta}",
+        )
+        .expect("a valid template"),
+    );
+    bar.set_position(done);
+    bar
+}
+
+fn spawn(
+    header: Header,
+    params: Params,
+    todo: Vec<u32>,
+    threads: usize,
+    tx: mpsc::Sender<Game>,
+) -> Vec<thread::JoinHandle<()>> {
+    let todo = Arc::new(todo);
+    let next = Arc::new(AtomicUsize::new(0));
+    (0..threads)
+        .map(|_| {
+            let (todo, next, tx, params) = (todo.clone(), next.clone(), tx.clone(), params.clone());
+            thread::spawn(move || loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some(&index) = todo.get(i) else { return };
+                if tx.send(play_game(header, &params, index)).is_err() {
+                    return;
+                }
+            })
+        })
+        .collect()
+}
+
+/// The player who made ply `i` of a game (SWAP keeps the turn order).
+pub fn mover(i: usize) -> Player {
+    [Player::Zero, Player::One][i & 1]
+}

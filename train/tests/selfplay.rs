@@ -1,0 +1,151 @@
+//! Self-play and its data file: games are legal and repeatable, the file round-trips, a run
+//! resumes to the same games, and damage is named with its offset.
+
+use std::path::Path;
+use twixt::{Move, Outcome, Position};
+use twixt_train::data::{self, Game, Header};
+use twixt_train::selfplay::{self, mover, SelfplayOptions};
+
+const HEADER: Header = Header {
+    iterations: 300,
+    opening: 2,
+    seed: 5,
+};
+
+fn options(out: &Path, games: u32, resume: bool) -> SelfplayOptions {
+    SelfplayOptions {
+        out: out.to_path_buf(),
+        games,
+        iterations: HEADER.iterations,
+        opening: HEADER.opening,
+        seed: HEADER.seed,
+        threads: 2,
+        resume,
+        set: Vec::new(),
+    }
+}
+
+fn sorted(mut games: Vec<Game>) -> Vec<Game> {
+    games.sort_by_key(|g| g.index);
+    games
+}
+
+#[test]
+fn games_are_legal_end_as_recorded_and_repeat_for_a_seed() {
+    let params = Default::default();
+    for index in 0..3 {
+        let game = selfplay::play_game(HEADER, &params, index);
+        assert!(
+            game == selfplay::play_game(HEADER, &params, index),
+            "game {index} repeats"
+        );
+        let mut pos = Position::new();
+        for (i, ply) in game.plies.iter().enumerate() {
+            assert_eq!(pos.to_move(), mover(i));
+            assert_eq!(ply.search.is_none(), i < 2, "ply {i}");
+            if let Some(s) = &ply.search {
+                assert!(s.visits.iter().any(|&(m, _)| m == ply.mv));
+                assert!(s.visits.iter().all(|(m, _)| pos.legal_moves().contains(m)));
+            }
+            pos.play(ply.mv).unwrap();
+        }
+        let winner = game.winner.map_or(Outcome::Draw, Outcome::Win);
+        assert_eq!(pos.outcome(), Some(winner));
+    }
+    assert_ne!(
+        selfplay::play_game(HEADER, &params, 0).plies[..2],
+        selfplay::play_game(HEADER, &params, 1).plies[..2]
+    );
+}
+
+#[test]
+fn a_run_round_trips_and_resumes_to_the_same_games() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.bin");
+    selfplay::run(&options(&whole, 6, false)).unwrap();
+    let read = data::read(&whole).unwrap();
+    assert_eq!((read.header, read.torn_at), (HEADER, None));
+    let expected: Vec<Game> = (0..6)
+        .map(|i| selfplay::play_game(HEADER, &Default::default(), i))
+        .collect();
+    assert!(sorted(read.games) == expected, "the file holds other games");
+
+    // Killed after three games, in the middle of writing the fourth.
+    let part = dir.path().join("part.bin");
+    selfplay::run(&options(&part, 3, false)).unwrap();
+    let mut bytes = std::fs::read(&part).unwrap();
+    let torn_at = bytes.len() as u64;
+    bytes.extend_from_slice(&[200, 1, 0, 0, 7, 7]);
+    std::fs::write(&part, &bytes).unwrap();
+    assert_eq!(data::read(&part).unwrap().torn_at, Some(torn_at));
+    selfplay::run(&options(&part, 6, true)).unwrap();
+    let resumed = data::read(&part).unwrap();
+    assert_eq!(resumed.torn_at, None);
+    assert!(
+        sorted(resumed.games) == expected,
+        "the resumed run holds other games"
+    );
+}
+
+#[test]
+fn resuming_a_run_of_other_settings_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("run.bin");
+    selfplay::run(&options(&path, 1, false)).unwrap();
+    let mut other = options(&path, 2, true);
+    other.iterations = 400;
+    let error = format!("{:#}", selfplay::run(&other).unwrap_err());
+    assert!(error.contains("holds a run of other settings"), "{error}");
+    let error = format!(
+        "{:#}",
+        selfplay::run(&options(&path, 2, false)).unwrap_err()
+    );
+    assert!(error.contains("cannot create"), "{error}");
+}
+
+#[test]
+fn damage_is_an_error_naming_the_offset() {
+    let game = selfplay::play_game(HEADER, &Default::default(), 0);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("one.bin");
+    let mut f = data::create(&path, HEADER).unwrap();
+    data::append(&mut f, &game).unwrap();
+    drop(f);
+    let good = std::fs::read(&path).unwrap();
+    let error = |bytes: &[u8]| format!("{:#}", data::parse(bytes).unwrap_err());
+
+    let mut flipped = good.clone();
+    flipped[data::HEADER_LEN + 10] ^= 1;
+    assert!(error(&flipped).contains("offset 32: the game record's checksum does not match"));
+    let mut magic = good.clone();
+    magic[0] = b'X';
+    assert!(error(&magic).contains("offset 0: not a twixt-train data file"));
+    assert!(error(&good[..10]).contains("offset 0: the header is cut short"));
+    let error = format!(
+        "{:#}",
+        data::read(&dir.path().join("missing.bin")).unwrap_err()
+    );
+    assert!(error.contains("missing.bin"), "{error}");
+}
+
+#[test]
+fn a_record_that_decodes_wrong_names_its_offset() {
+    let game = Game {
+        index: 3,
+        winner: None,
+        opening: 1,
+        plies: vec![data::Ply {
+            mv: Move::Swap,
+            search: None,
+        }],
+    };
+    let mut payload = data::encode(&game);
+    assert_eq!(data::decode(&payload, 100).unwrap(), game);
+    payload[4] = 9;
+    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    assert_eq!(error, "offset 104: winner 9 is not 0, 1 or 2");
+    payload[4] = 0;
+    payload[8] = 200;
+    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    assert_eq!(error, "offset 108: 200 is not a move");
+}
