@@ -116,6 +116,12 @@ impl Board {
         self.blocked[p.index()][b]
     }
 
+    /// The group of the cell of index `a`: its union-find root (no path compression).
+    #[inline]
+    pub fn group(&self, a: usize) -> usize {
+        self.groups.root(a)
+    }
+
     /// Whether the cells of indices `a` and `b` are in one group (no path compression).
     #[inline]
     pub fn same_group(&self, a: usize, b: usize) -> bool {

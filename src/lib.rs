@@ -14,6 +14,7 @@ pub mod board;
 pub mod bot;
 pub mod bridge;
 pub mod cell;
+pub mod knowledge;
 pub mod position;
 pub mod protocol;
 pub mod rng;

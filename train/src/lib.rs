@@ -1,6 +1,12 @@
 //! The training pipeline behind `twixt-train`: [`selfplay`] plays the engine's search against
-//! itself and writes every searched position in the format of [`data`].
+//! itself and writes every searched position in the format of [`data`]; [`info`] sums a data
+//! file up.
 //! Host-only: it never ships to CodinGame.
 
 pub mod data;
+pub mod examples;
+pub mod fit;
+pub mod fitcmd;
+pub mod info;
+pub mod model;
 pub mod selfplay;

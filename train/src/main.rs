@@ -4,7 +4,10 @@
 //! or understood).
 
 use clap::{Parser, Subcommand};
+use std::path::PathBuf;
 use std::process::ExitCode;
+use twixt_train::fitcmd::{self, FitOptions};
+use twixt_train::info;
 use twixt_train::selfplay::{self, SelfplayOptions};
 
 #[derive(Parser)]
@@ -23,11 +26,20 @@ enum Command {
     /// Play the engine against itself and write every searched position with the root's
     /// visits, the search's value and the game's result.
     Selfplay(SelfplayOptions),
+    /// Fit the policy to the search's visits in self-play data, and score it on held-out games.
+    Fit(FitOptions),
+    /// Summarise a data file: settings, games, positions, winners, lengths.
+    Info {
+        /// The data file.
+        file: PathBuf,
+    },
 }
 
 fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
+        Command::Info { file } => info::run(&file),
+        Command::Fit(options) => fitcmd::run(&options),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
