@@ -84,7 +84,7 @@ pub fn parse(text: &str) -> Result<Policy> {
         .and_then(|l| l.strip_prefix("crc32 "))
         .and_then(|h| u32::from_str_radix(h, 16).ok())
         .with_context(|| format!("{}: expected `crc32 XXXXXXXX`", at(2 + n)))?;
-    if crc != crc32fast::hash(text[body_start..body_end].as_bytes()) {
+    if crc != crc32fast::hash(&text.as_bytes()[body_start..body_end]) {
         bail!(
             "{}: the checksum does not match the weights (the file is damaged)",
             at(2 + n)
