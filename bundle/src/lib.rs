@@ -31,7 +31,7 @@ use std::collections::BTreeSet;
 use std::path::PathBuf;
 use syn::Item;
 
-/// CodinGame's limit on a submitted file, in characters.
+/// CodinGame's limit on a submitted file, in characters as it counts them: UTF-16 code units.
 pub const LIMIT: usize = 100_000;
 
 /// Where the crate is and which roots to bundle.
@@ -66,9 +66,10 @@ pub struct Bundle {
 }
 
 impl Bundle {
-    /// The length CodinGame counts: Unicode characters.
+    /// The length CodinGame counts: UTF-16 code units (a character outside the Basic
+    /// Multilingual Plane counts two).
     pub fn chars(&self) -> usize {
-        self.source.chars().count()
+        self.source.encode_utf16().count()
     }
 }
 

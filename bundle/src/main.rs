@@ -34,7 +34,10 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(output, &bundle.source)?;
-    println!("{OUTPUT}: {} characters (limit {LIMIT})", bundle.chars());
+    println!(
+        "{OUTPUT}: {} characters in UTF-16 code units, as CodinGame counts (limit {LIMIT})",
+        bundle.chars()
+    );
     println!("modules: {}", bundle.modules.join(", "));
     Ok(())
 }

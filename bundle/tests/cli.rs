@@ -13,8 +13,13 @@ fn writes_the_bundle_and_prints_its_character_count() {
         .parent()
         .unwrap();
     let written = root.join("target/codingame/main.rs");
-    let chars = std::fs::read_to_string(written).unwrap().chars().count();
-    let expected = format!("target/codingame/main.rs: {chars} characters (limit 100000)");
+    let chars = std::fs::read_to_string(written)
+        .unwrap()
+        .encode_utf16()
+        .count();
+    let expected = format!(
+        "target/codingame/main.rs: {chars} characters in UTF-16 code units, as CodinGame counts (limit 100000)"
+    );
     assert_eq!(stdout.lines().next(), Some(expected.as_str()));
 }
 

@@ -91,13 +91,14 @@ fn rewrites_the_library_paths_for_its_nested_module() {
 }
 
 #[test]
-fn reports_the_size_in_unicode_characters() {
+fn reports_the_size_in_utf16_code_units_as_codingame_counts() {
+    // é is one code unit (two UTF-8 bytes); 😀 is outside the BMP: two code units.
     let dir = mini_with(&[(
         "src/search/params.rs",
-        "pub const BONUS: u8 = 1;\npub const WIDE: &str = \"ééé\";\n",
+        "pub const BONUS: u8 = 1;\npub const WIDE: &str = \"ééé😀\";\n",
     )]);
     let bundle = bundle_crate(dir.path()).unwrap();
-    assert_eq!(bundle.chars(), bundle.source.chars().count());
+    assert_eq!(bundle.chars(), bundle.source.chars().count() + 1);
     assert!(bundle.chars() < bundle.source.len());
 }
 

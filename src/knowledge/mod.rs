@@ -1,7 +1,9 @@
 //! Learned knowledge: a policy over moves, a linear softmax over the [`features`] of each
 //! move, trained by `twixt-train fit` from the search's own visits in self-play.
 
+pub mod encoding;
 pub mod features;
+mod weights;
 
 use features::{Active, FEATURES};
 
@@ -18,6 +20,14 @@ impl Policy {
         Policy {
             weights: vec![0.0; FEATURES],
         }
+    }
+
+    /// The policy that ships with the bot (`weights.rs`, written by `twixt-train export`).
+    pub fn shipped() -> Policy {
+        let weights = encoding::decode(weights::TEXT, weights::COUNT)
+            .filter(|w| w.len() == FEATURES)
+            .unwrap_or_else(|| vec![0.0; FEATURES]);
+        Policy { weights }
     }
 
     /// The unnormalised log-probability of a move with features `a`.

@@ -5,6 +5,7 @@
 
 pub mod data;
 pub mod examples;
+pub mod export;
 pub mod fit;
 pub mod fitcmd;
 pub mod info;

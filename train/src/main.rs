@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use twixt_train::export;
 use twixt_train::fitcmd::{self, FitOptions};
 use twixt_train::info;
 use twixt_train::selfplay::{self, SelfplayOptions};
@@ -28,6 +29,14 @@ enum Command {
     Selfplay(SelfplayOptions),
     /// Fit the policy to the search's visits in self-play data, and score it on held-out games.
     Fit(FitOptions),
+    /// Write the engine module that ships a model's weights in the bot.
+    Export {
+        /// The model file written by `fit`.
+        model: PathBuf,
+        /// The module to write.
+        #[arg(long, short, default_value = export::MODULE)]
+        out: PathBuf,
+    },
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -40,6 +49,7 @@ fn main() -> ExitCode {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
         Command::Fit(options) => fitcmd::run(&options),
+        Command::Export { model, out } => export::run(&model, &out),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,0 +1,107 @@
+//! Weights as text for the one-file CodinGame submission: the bits of the `f32`s, 15 bits a
+//! character, each character one UTF-16 code unit (CodinGame counts those) and a plain
+//! letter that no editor normalises: CJK Extension A, CJK Unified Ideographs and Hangul
+//! syllables, in that order.
+
+/// Bits carried by one character.
+pub const BITS: u32 = 15;
+
+/// The ranges of code points used, each as (first code point, how many), in value order.
+const RANGES: [(u32, u32); 3] = [(0x3400, 6592), (0x4E00, 20992), (0xAC00, 11172)];
+
+/// The character that carries `v` (below 2^15).
+pub fn char_of(v: u32) -> char {
+    let mut v = v;
+    for (start, len) in RANGES {
+        if v < len {
+            return char::from_u32(start + v).expect("the ranges hold only scalar values");
+        }
+        v -= len;
+    }
+    unreachable!("15-bit values fit the ranges")
+}
+
+/// The value a character carries, or `None` for a character outside the ranges.
+pub fn value_of(c: char) -> Option<u32> {
+    let mut base = 0;
+    for (start, len) in RANGES {
+        let code = c as u32;
+        if code >= start && code < start + len {
+            return Some(base + code - start);
+        }
+        base += len;
+    }
+    None
+}
+
+/// The `n` `f32`s packed into `text` by [`encode`], or `None` if it is not such a text.
+pub fn decode(text: &str, n: usize) -> Option<Vec<f32>> {
+    let mut out = Vec::with_capacity(n);
+    let (mut acc, mut have) = (0u64, 0u32);
+    for c in text.chars() {
+        acc |= (value_of(c)? as u64) << have;
+        have += BITS;
+        while have >= 32 && out.len() < n {
+            out.push(f32::from_bits(acc as u32));
+            acc >>= 32;
+            have -= 32;
+        }
+    }
+    if out.len() == n {
+        Some(out)
+    } else {
+        None
+    }
+}
+
+/// The text that carries `weights` (for the trainer's export).
+#[cfg(not(codingame))]
+pub fn encode(weights: &[f32]) -> String {
+    let mut out = String::new();
+    let (mut acc, mut have) = (0u64, 0u32);
+    for w in weights {
+        acc |= (w.to_bits() as u64) << have;
+        have += 32;
+        while have >= BITS {
+            out.push(char_of((acc & ((1 << BITS) - 1)) as u32));
+            acc >>= BITS;
+            have -= BITS;
+        }
+    }
+    if have > 0 {
+        out.push(char_of(acc as u32));
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_value_has_its_own_character_one_utf16_unit_long() {
+        let mut last = None;
+        for v in 0..1u32 << BITS {
+            let c = char_of(v);
+            assert_eq!(value_of(c), Some(v));
+            assert_eq!(c.len_utf16(), 1);
+            assert!(last.map_or(true, |l| l < c));
+            last = Some(c);
+        }
+        assert_eq!(value_of('a'), None);
+    }
+
+    #[test]
+    fn weights_round_trip_bit_for_bit() {
+        let weights = [0.0, -0.0, 1.5, -3.25e-7, f32::MAX, f32::MIN_POSITIVE, 12345.678];
+        for n in 0..=weights.len() {
+            let text = encode(&weights[..n]);
+            assert_eq!(text.chars().count(), (32 * n + 14) / 15);
+            let back = decode(&text, n).unwrap();
+            let bits = |v: &[f32]| v.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
+            assert_eq!(bits(&back), bits(&weights[..n]));
+        }
+        assert_eq!(decode("ab", 1), None);
+        assert_eq!(decode(&encode(&[1.0]), 2), None);
+    }
+}
