@@ -93,7 +93,15 @@ mod tests {
 
     #[test]
     fn weights_round_trip_bit_for_bit() {
-        let weights = [0.0, -0.0, 1.5, -3.25e-7, f32::MAX, f32::MIN_POSITIVE, 12345.678];
+        let weights = [
+            0.0,
+            -0.0,
+            1.5,
+            -3.25e-7,
+            f32::MAX,
+            f32::MIN_POSITIVE,
+            12345.678,
+        ];
         for n in 0..=weights.len() {
             let text = encode(&weights[..n]);
             assert_eq!(text.chars().count(), (32 * n + 14) / 15);
