@@ -50,14 +50,41 @@ fn mcts(c: &mut Criterion) {
         deadline: None,
         iterations: Some(ITERATIONS),
     };
-    for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
-        let pos = Position::after(moves).expect("a legal opening");
-        group.bench_with_input(BenchmarkId::from_parameter(name), &pos, |b, pos| {
-            b.iter(|| black_box(Searcher::new(Params::default(), 1).choose(pos, &limits)))
-        });
+    let learned = Params {
+        policy_prior: true,
+        ..Params::default()
+    };
+    for (prior, params) in [("", Params::default()), ("-learned", learned)] {
+        for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
+            let pos = Position::after(moves).expect("a legal opening");
+            let id = BenchmarkId::from_parameter(format!("{name}{prior}"));
+            group.bench_with_input(id, &pos, |b, pos| {
+                b.iter(|| black_box(Searcher::new(params.clone(), 1).choose(pos, &limits)))
+            });
+        }
     }
     group.finish();
 }
 
-criterion_group!(benches, playouts, mcts);
+/// One expansion's priors: the hand-set ones and the learned policy's, over the legal moves
+/// of the middle game (the cost per expansion the learned prior adds).
+fn priors(c: &mut Criterion) {
+    use twixt::knowledge::features::Context;
+    use twixt::knowledge::Policy;
+    let pos = Position::after(MIDGAME).expect("a legal opening");
+    let moves = pos.legal_moves();
+    let policy = Policy::shipped();
+    let mut group = c.benchmark_group("prior");
+    group.throughput(Throughput::Elements(moves.len() as u64));
+    group.bench_function("learned-logits", |b| {
+        b.iter(|| {
+            let ctx = Context::new(&pos, None, None);
+            let sum: f32 = moves.iter().map(|&m| policy.logit(&ctx.features(m))).sum();
+            black_box(sum)
+        })
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, mcts, priors);
 criterion_main!(benches);

@@ -3,7 +3,7 @@
 pub mod opening;
 pub mod options;
 
-use crate::cell::Player;
+use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
 use crate::search::tree::Known;
@@ -58,6 +58,8 @@ pub struct Bot {
     searcher: Searcher,
     side: Option<Player>,
     turns: u32,
+    /// Our last peg (`None` before our first, or after a swap).
+    last_peg: Option<Cell>,
 }
 
 impl Bot {
@@ -69,6 +71,7 @@ impl Bot {
             opts,
             side: None,
             turns: 0,
+            last_peg: None,
         }
     }
 
@@ -91,6 +94,10 @@ impl Bot {
                 return EXIT_BAD_INPUT;
             }
             let answer = self.answer(&turn, start, log);
+            self.last_peg = match answer.mv {
+                Move::Peg(c) => Some(c),
+                Move::Swap => None,
+            };
             if writeln!(out, "{}", answer)
                 .and_then(|_| out.flush())
                 .is_err()
@@ -122,6 +129,11 @@ impl Bot {
             }
         }
         let limits = self.limits(start);
+        let last_opp = match input.last {
+            Some(LastMove::Peg(c)) => Some(c),
+            _ => None,
+        };
+        self.searcher.set_history(last_opp, self.last_peg);
         let searcher = &mut self.searcher;
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if swap_turn {

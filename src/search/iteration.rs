@@ -4,11 +4,21 @@
 use super::params::Params;
 use super::playout::playout;
 use super::policy::saving_playout;
-use super::prior;
+use super::prior::{self, Recent};
 use super::tree::{Known, Tree, ROOT};
-use crate::cell::Player;
+use crate::cell::{Cell, Player};
+use crate::knowledge::Policy;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
+
+/// What the search knows besides the root position: the learned policy, and the root's last
+/// two pegs, `[opponent's, mover's own]`.
+pub struct Knowing<'a> {
+    /// The learned policy.
+    pub policy: &'a Policy,
+    /// The opponent's last peg before the root, then the root mover's own.
+    pub history: [Option<Cell>; 2],
+}
 
 /// Buffers reused from one iteration to the next.
 #[derive(Default)]
@@ -28,13 +38,15 @@ fn reward(winner: Option<Player>, mover: Player) -> f32 {
 }
 
 impl Iteration {
-    /// Runs one iteration from `root`; returns the pegs placed.
+    /// Runs one iteration from `root`, whose last pegs were `history` (see [`Knowing`]);
+    /// returns the pegs placed.
     pub fn run(
         &mut self,
         params: &Params,
         rng: &mut FastRng,
         tree: &mut Tree,
         root: &Position,
+        knowing: &Knowing,
     ) -> u32 {
         let mut pos = root.clone();
         self.path.clear();
@@ -51,7 +63,7 @@ impl Iteration {
                 Known::Unknown | Known::Open => {}
             }
             let ripe = n.visits >= params.expand_after + params.prior_visits;
-            if n.children == 0 && !(ripe && expand(params, tree, node, &pos)) {
+            if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
                 let (winner, played) = if params.saves {
                     saving_playout(&mut pos, rng, last)
                 } else {
@@ -76,6 +88,28 @@ impl Iteration {
         };
         self.back_up(params, tree, winner);
         plies
+    }
+
+    /// Adds the children of the last node of the path, whose position is `pos`: every legal
+    /// move, with priors. Returns whether it did.
+    fn expand(&self, params: &Params, tree: &mut Tree, pos: &Position, knowing: &Knowing) -> bool {
+        let peg = |i: u32| match tree.get(i).mv {
+            Move::Peg(c) => Some(c),
+            Move::Swap => None,
+        };
+        // The pegs so far, oldest first: the root's history, then the moves of the path.
+        let n = self.path.len();
+        let last = |back: usize| match n.checked_sub(back + 1) {
+            Some(0) | None => knowing.history[back + 1 - n],
+            Some(k) => peg(self.path[k].0),
+        };
+        let recent = Recent {
+            policy: knowing.policy,
+            last_opp: last(0),
+            last_own: last(1),
+        };
+        let node = self.path[n - 1].0;
+        prior::expand(params, tree, node, pos, &pos.legal_moves(), &recent)
     }
 
     /// Backs the result up the path, deepest node first.
@@ -134,12 +168,6 @@ fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
         }
     }
     best.1
-}
-
-/// Adds the children of `node`, whose position is `pos`: every legal move, with priors.
-/// Returns whether it did.
-fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) -> bool {
-    prior::expand(params, tree, node, pos, &pos.legal_moves())
 }
 
 /// Plays `mv` and says whether the game goes on.

@@ -13,10 +13,11 @@ pub mod prior;
 pub mod tactics;
 pub mod tree;
 
-use crate::cell::Player;
+use crate::cell::{Cell, Player};
+use crate::knowledge::Policy;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
-use iteration::Iteration;
+use iteration::{Iteration, Knowing};
 use params::Params;
 use std::time::Instant;
 use tree::{Known, Tree, ROOT};
@@ -76,6 +77,10 @@ pub struct Searcher {
     last: Option<(Position, Tree)>,
     /// Keep the tree of the search under way (set by [`Searcher::ponder`]).
     keep_next: bool,
+    /// The learned policy (used with `policy_prior`).
+    policy: Policy,
+    /// The next root's last two pegs: the opponent's, then the mover's own.
+    history: [Option<Cell>; 2],
 }
 
 impl Searcher {
@@ -87,7 +92,15 @@ impl Searcher {
             scratch: Iteration::default(),
             last: None,
             keep_next: false,
+            policy: Policy::shipped(),
+            history: [None; 2],
         }
+    }
+
+    /// Tells the next search the last two pegs before its root: the opponent's, then the
+    /// mover's own (`None` where there was none, or a swap). The learned prior reads them.
+    pub fn set_history(&mut self, last_opp: Option<Cell>, last_own: Option<Cell>) {
+        self.history = [last_opp, last_own];
     }
 
     /// The best move for the player to move, or `None` when the game is over.
@@ -161,57 +174,84 @@ impl Searcher {
         root_moves: Vec<Move>,
         limits: &Limits,
     ) -> Report {
+        let knowing = Knowing {
+            policy: &self.policy,
+            history: std::mem::take(&mut self.history),
+        };
+        let recent = prior::Recent {
+            policy: knowing.policy,
+            last_opp: knowing.history[0],
+            last_own: knowing.history[1],
+        };
         let params = &self.params;
-        if tree.get(ROOT).children == 0 && !prior::expand(params, &mut tree, ROOT, pos, &root_moves)
+        if tree.get(ROOT).children == 0
+            && !prior::expand(params, &mut tree, ROOT, pos, &root_moves, &recent)
         {
             tree = Tree::new(root_moves.len() + 1);
-            prior::expand(params, &mut tree, ROOT, pos, &root_moves);
+            prior::expand(params, &mut tree, ROOT, pos, &root_moves, &recent);
         }
         tree.get_mut(ROOT).known = Known::Open;
         let reused = tree.get(ROOT).visits;
-        let mut iterations = 0u64;
-        let mut plies = 0u64;
-        loop {
-            if limits.iterations.map_or(false, |n| iterations >= n) {
-                break;
-            }
-            if iterations % self.params.clock_every == 0 && iterations > 0 {
-                if let Some(deadline) = limits.deadline {
-                    if Instant::now() >= deadline {
-                        break;
-                    }
-                }
-            }
-            plies += self
-                .scratch
-                .run(&self.params, &mut self.rng, &mut tree, pos) as u64;
-            iterations += 1;
-        }
-        let best = tree
-            .best_root_child()
-            .copied()
-            .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
-        let nodes = tree.len();
-        let prior = self.params.prior_visits;
-        let root = tree
-            .children(ROOT)
-            .map(|i| (tree.get(i).mv, tree.get(i).visits.saturating_sub(prior)))
-            .collect();
+        let mut run = |tree: &mut Tree| {
+            self.scratch
+                .run(&self.params, &mut self.rng, tree, pos, &knowing)
+        };
+        let (iterations, plies) = iterate(&self.params, limits, || run(&mut tree));
+        let mut report = report(&tree, self.params.prior_visits, reused);
+        (report.iterations, report.plies) = (iterations, plies);
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
         }
-        Report {
-            best: best.mv,
-            value: best.value(),
-            best_visits: best.visits,
-            found: Found::Search,
-            iterations,
-            nodes,
-            reused,
-            proven: best.known,
-            plies,
-            root,
+        report
+    }
+}
+
+/// Runs `iteration` until the limits say stop; returns how many ran, and the pegs placed.
+fn iterate(params: &Params, limits: &Limits, mut iteration: impl FnMut() -> u32) -> (u64, u64) {
+    let (mut iterations, mut plies) = (0u64, 0u64);
+    loop {
+        if limits.iterations.map_or(false, |n| iterations >= n) {
+            break;
         }
+        if iterations % params.clock_every == 0 && iterations > 0 {
+            if let Some(deadline) = limits.deadline {
+                if Instant::now() >= deadline {
+                    break;
+                }
+            }
+        }
+        plies += iteration() as u64;
+        iterations += 1;
+    }
+    (iterations, plies)
+}
+
+/// The report of a searched tree (iterations and plies left at zero for the caller).
+fn report(tree: &Tree, prior_visits: u32, reused: u32) -> Report {
+    let best = tree
+        .best_root_child()
+        .copied()
+        .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
+    let root = tree
+        .children(ROOT)
+        .map(|i| {
+            (
+                tree.get(i).mv,
+                tree.get(i).visits.saturating_sub(prior_visits),
+            )
+        })
+        .collect();
+    Report {
+        best: best.mv,
+        value: best.value(),
+        best_visits: best.visits,
+        found: Found::Search,
+        iterations: 0,
+        nodes: tree.len(),
+        reused,
+        proven: best.known,
+        plies: 0,
+        root,
     }
 }
 

@@ -64,6 +64,13 @@ macro_rules! with_params {
             prior_link: f32 = 0.1, min 0.0, max 0.5, step 0.025;
             /// Added to the prior of a hole a knight's move from one of the opponent's pegs.
             prior_block: f32 = 0.05, min 0.0, max 0.5, step 0.025;
+            /// New children start with the learned policy's prior ([`crate::knowledge`])
+            /// instead of the hand-set one.
+            policy_prior: bool = false, min false, max true, step true;
+            /// The learned prior's value for a move of the average policy share.
+            policy_mid: f32 = 0.45, min 0.0, max 1.0, step 0.025;
+            /// What the learned prior adds per e-fold of a move's share over the average.
+            policy_slope: f32 = 0.05, min 0.0, max 0.5, step 0.01;
             /// Most tree nodes kept (memory bound: 16 bytes each; CodinGame allows 768 MB).
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.
@@ -147,7 +154,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 12);
+        assert_eq!(Params::NAMES.len(), 15);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

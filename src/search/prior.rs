@@ -11,7 +11,20 @@ use super::params::Params;
 use super::tree::Tree;
 use crate::bitboard::{Bitboard, KNIGHTS};
 use crate::cell::{Cell, CELLS};
+use crate::knowledge::features::Context;
+use crate::knowledge::Policy;
 use crate::position::{Move, Position};
+
+/// What the learned prior reads besides the position: the policy, and the last two pegs
+/// (the opponent's, then the mover's own; `None` where there was none, or a swap).
+pub struct Recent<'a> {
+    /// The learned policy.
+    pub policy: &'a Policy,
+    /// The opponent's last peg.
+    pub last_opp: Option<Cell>,
+    /// The mover's own last peg.
+    pub last_own: Option<Cell>,
+}
 
 /// Every hole's box of holes at most two columns and two rows away (the hole left out).
 static NEAR: [Bitboard; CELLS] = near_table();
@@ -82,13 +95,23 @@ pub fn value(params: &Params, pos: &Position, mv: Move) -> f32 {
 }
 
 /// Adds `moves` as the children of `node` (whose position is `pos`), each with its prior
-/// when `prior_visits` is above zero. Returns whether they were added (the memory bound).
-pub fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position, moves: &[Move]) -> bool {
+/// when `prior_visits` is above zero: the learned policy's with `policy_prior`, else the
+/// hand-set one. Returns whether they were added (the memory bound).
+pub fn expand(
+    params: &Params,
+    tree: &mut Tree,
+    node: u32,
+    pos: &Position,
+    moves: &[Move],
+    recent: &Recent,
+) -> bool {
     if !tree.expand(node, moves.iter().copied()) {
         return false;
     }
     let n0 = params.prior_visits;
-    if n0 > 0 {
+    if n0 > 0 && params.policy_prior {
+        learned(params, tree, node, pos, recent);
+    } else if n0 > 0 {
         let pegs = Pegs::of(pos);
         for i in tree.children(node) {
             let child = tree.get_mut(i);
@@ -99,10 +122,36 @@ pub fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position, moves
     true
 }
 
+/// The learned prior: a child whose share of the policy is `s` times the average share
+/// starts valued `policy_mid + policy_slope * ln(s)` (kept within 0.02..0.98).
+fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: &Recent) {
+    let ctx = Context::new(pos, recent.last_opp, recent.last_own);
+    let children = tree.children(node);
+    let mut logits = [0f32; 256];
+    let mut max = f32::MIN;
+    for (k, i) in children.clone().enumerate() {
+        let l = recent.policy.logit(&ctx.features(tree.get(i).mv));
+        logits[k] = l;
+        max = max.max(l);
+    }
+    let n = children.len();
+    let sum: f32 = logits[..n].iter().map(|l| (l - max).exp()).sum();
+    // ln(share / average share) = l - max - ln(sum) + ln(n).
+    let offset = (n as f32).ln() - sum.ln() - max;
+    let n0 = params.prior_visits;
+    for (k, i) in children.enumerate() {
+        let v = params.policy_mid + params.policy_slope * (logits[k] + offset);
+        let child = tree.get_mut(i);
+        child.visits = n0;
+        child.wins = n0 as f32 * v.clamp(0.02, 0.98);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::testing::position;
+    use crate::knowledge::features;
+    use crate::testing::{cell, position};
 
     fn value_of(moves: &str, hole: &str) -> f32 {
         let pos = position(moves);
@@ -133,11 +182,69 @@ mod tests {
         let pos = position("E5 H8");
         let moves: Vec<Move> = pos.legal_holes().iter().map(Move::Peg).collect();
         let mut tree = Tree::new(1000);
-        assert!(expand(&params, &mut tree, 0, &pos, &moves));
+        assert!(expand(
+            &params,
+            &mut tree,
+            0,
+            &pos,
+            &moves,
+            &recent(&Policy::uniform())
+        ));
         for i in tree.children(0) {
             let n = tree.get(i);
             assert_eq!(n.visits, 8);
             assert_eq!(n.value(), value(&params, &pos, n.mv));
         }
+    }
+
+    fn recent(policy: &Policy) -> Recent<'_> {
+        Recent {
+            policy,
+            last_opp: Some(cell("H8")),
+            last_own: Some(cell("E5")),
+        }
+    }
+
+    /// The learned prior of each hole after E5 H8 under `policy`.
+    fn learned_values(policy: &Policy) -> Vec<(Move, f32)> {
+        let params = Params {
+            policy_prior: true,
+            ..Params::default()
+        };
+        let pos = position("E5 H8");
+        let mut tree = Tree::new(1000);
+        assert!(expand(
+            &params,
+            &mut tree,
+            0,
+            &pos,
+            &pos.legal_moves(),
+            &recent(policy)
+        ));
+        tree.children(0)
+            .map(|i| (tree.get(i).mv, tree.get(i).value()))
+            .collect()
+    }
+
+    #[test]
+    fn the_learned_prior_values_a_move_by_its_share_of_the_policy() {
+        let p = Params::default();
+        // A uniform policy: every share is the average one.
+        for (_, v) in learned_values(&Policy::uniform()) {
+            assert!((v - p.policy_mid).abs() < 1e-6);
+        }
+        // A policy that likes links: holes a knight's move from E5 (one link) gain.
+        let mut likes_links = Policy::uniform();
+        likes_links.weights[features::LINKS + 1] = 2.0;
+        let values = learned_values(&likes_links);
+        let of = |name: &str| {
+            values
+                .iter()
+                .find(|(m, _)| *m == Move::Peg(cell(name)))
+                .unwrap()
+                .1
+        };
+        assert!(of("D7") > p.policy_mid && of("B11") < p.policy_mid);
+        assert!((of("D7") - of("B11") - 2.0 * p.policy_slope).abs() < 1e-5);
     }
 }

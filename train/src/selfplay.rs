@@ -15,7 +15,7 @@ use std::time::Instant;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
-use twixt::{Move, Outcome, Player, Position};
+use twixt::{Cell, Move, Outcome, Player, Position};
 
 /// The options of `twixt-train selfplay`.
 #[derive(clap::Args, Clone, Debug)]
@@ -83,6 +83,11 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
         let ply = if plies.len() < header.opening as usize {
             random_peg(&pos, &mut rng)
         } else {
+            let peg_back = |back: usize| match plies.len().checked_sub(back) {
+                Some(i) => peg(&plies[i]),
+                None => None,
+            };
+            searcher.set_history(peg_back(1), peg_back(2));
             searched(&mut searcher, &pos, &limits)
         };
         pos.play_unchecked(ply.mv);
@@ -97,6 +102,13 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
         winner,
         opening: header.opening.min(plies.len() as u8),
         plies,
+    }
+}
+
+fn peg(ply: &Ply) -> Option<Cell> {
+    match ply.mv {
+        Move::Peg(c) => Some(c),
+        Move::Swap => None,
     }
 }
 
