@@ -66,11 +66,11 @@ macro_rules! with_params {
             prior_block: f32 = 0.05, min 0.0, max 0.5, step 0.025;
             /// New children start with the learned policy's prior ([`crate::knowledge`])
             /// instead of the hand-set one.
-            policy_prior: bool = false, min false, max true, step true;
+            policy_prior: bool = true, min false, max true, step true;
             /// The learned prior's value for a move of the average policy share.
             policy_mid: f32 = 0.45, min 0.0, max 1.0, step 0.025;
             /// What the learned prior adds per e-fold of a move's share over the average.
-            policy_slope: f32 = 0.05, min 0.0, max 0.5, step 0.01;
+            policy_slope: f32 = 0.1, min 0.0, max 0.5, step 0.01;
             /// Most tree nodes kept (memory bound: 16 bytes each; CodinGame allows 768 MB).
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.

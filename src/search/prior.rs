@@ -177,6 +177,7 @@ mod tests {
     fn every_child_gets_the_same_virtual_visits() {
         let params = Params {
             prior_visits: 8,
+            policy_prior: false,
             ..Params::default()
         };
         let pos = position("E5 H8");
