@@ -97,6 +97,16 @@ impl Searcher {
         }
     }
 
+    /// A searcher whose learned prior uses `policy` instead of the shipped one (for trying
+    /// a freshly fitted model before it is exported).
+    #[cfg(not(codingame))]
+    pub fn with_policy(params: Params, seed: u64, policy: Policy) -> Searcher {
+        Searcher {
+            policy,
+            ..Searcher::new(params, seed)
+        }
+    }
+
     /// Tells the next search the last two pegs before its root: the opponent's, then the
     /// mover's own (`None` where there was none, or a swap). The learned prior reads them.
     pub fn set_history(&mut self, last_opp: Option<Cell>, last_own: Option<Cell>) {

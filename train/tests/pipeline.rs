@@ -1,0 +1,62 @@
+//! The whole pipeline in small, as the README runs it: a few self-play games, a fit, the
+//! export, the engine's decoding of it, and a search that uses it.
+
+use twixt::knowledge::{encoding, Policy};
+use twixt::search::params::Params;
+use twixt::search::{Limits, Searcher};
+use twixt::Position;
+use twixt_train::selfplay::{self, SelfplayOptions};
+use twixt_train::{data, examples, export, fit, model};
+
+#[test]
+fn selfplay_fit_export_load_and_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("games.bin");
+    selfplay::run(&SelfplayOptions {
+        out: games.clone(),
+        games: 20,
+        iterations: 200,
+        opening: 2,
+        seed: 3,
+        threads: 2,
+        resume: false,
+        set: Vec::new(),
+    })
+    .unwrap();
+    let file = data::read(&games).unwrap();
+    let all: Vec<_> = file.games.iter().flat_map(examples::of_game).collect();
+    assert!(all.len() > 100, "{} positions", all.len());
+    let settings = fit::Settings {
+        epochs: 30,
+        ..fit::Settings::default()
+    };
+    let policy = fit::fit(&all, settings, |_| {});
+    let before = fit::score(&Policy::uniform(), &all);
+    let after = fit::score(&policy, &all);
+    assert!(after.log_loss < before.log_loss, "{before:?} -> {after:?}");
+
+    let model_path = dir.path().join("policy.txt");
+    model::write(&model_path, &policy).unwrap();
+    let module = export::module(&model::read(&model_path).unwrap(), "policy.txt");
+    let text = module.split('"').nth(1).expect("the weights' string");
+    let decoded = encoding::decode(text, policy.weights.len()).unwrap();
+    assert_eq!(
+        Policy {
+            weights: decoded.clone()
+        },
+        policy
+    );
+
+    let params = Params {
+        policy_prior: true,
+        ..Params::default()
+    };
+    let mut searcher = Searcher::with_policy(params, 1, Policy { weights: decoded });
+    let pos = Position::after("F6 E8").unwrap();
+    let limits = Limits {
+        deadline: None,
+        iterations: Some(2000),
+    };
+    let report = searcher.choose(&pos, &limits).unwrap();
+    assert!(pos.legal_moves().contains(&report.best));
+}
