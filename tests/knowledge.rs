@@ -7,18 +7,7 @@ use random_games::random_move;
 use twixt::knowledge::features::{self as f, Context};
 use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
-use twixt_reference::RefGame;
-
-const KNIGHT_MOVES: [(i32, i32); 8] = [
-    (1, 2),
-    (2, 1),
-    (2, -1),
-    (1, -2),
-    (-1, -2),
-    (-2, -1),
-    (-2, 1),
-    (-1, 2),
-];
+use twixt_reference::{RefGame, KNIGHT_MOVES};
 
 fn peg(mv: Option<&Move>) -> Option<Cell> {
     match mv {
@@ -38,14 +27,7 @@ fn distance_class(to: Option<Cell>, c: Cell) -> usize {
 /// rules: the links a peg there makes are read off the game after playing it.
 fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
     let me = slow.to_move();
-    let mut after = slow.clone();
-    after.play(Move::Peg(c)).unwrap();
-    let made: Vec<Cell> = after
-        .links(me)
-        .into_iter()
-        .filter(|l| !slow.links(me).contains(l))
-        .map(|(a, b)| if a == c { b } else { a })
-        .collect();
+    let made = slow.links_made(c);
     let (x, y) = if me == Player::Zero {
         (c.x(), c.y())
     } else {
@@ -113,14 +95,7 @@ fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
 /// not joined yet.
 fn saves(slow: &RefGame, x: Cell, c: Cell) -> bool {
     let me = slow.to_move();
-    let mut after = slow.clone();
-    after.play(Move::Peg(c)).unwrap();
-    let linked: Vec<Cell> = after
-        .links(me)
-        .into_iter()
-        .filter(|l| (l.0 == c || l.1 == c) && !slow.links(me).contains(l))
-        .map(|(a, b)| if a == c { b } else { a })
-        .collect();
+    let linked = slow.links_made(c);
     let knight = |a: Cell, b: Cell| {
         let (dx, dy) = ((a.x() - b.x()).abs(), (a.y() - b.y()).abs());
         dx.min(dy) == 1 && dx.max(dy) == 2

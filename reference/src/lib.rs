@@ -65,6 +65,18 @@ fn border_coord(p: Player, c: Cell) -> i32 {
     }
 }
 
+/// The eight knight's moves `(dx, dy)`.
+pub const KNIGHT_MOVES: [(i32, i32); 8] = [
+    (1, 2),
+    (2, 1),
+    (2, -1),
+    (1, -2),
+    (-1, -2),
+    (-2, -1),
+    (-2, 1),
+    (-1, 2),
+];
+
 /// Whether `p` lies on one of `player`'s two borders.
 fn on_border(player: Player, p: Pt) -> bool {
     let v = if player == Player::Zero { p.1 } else { p.0 };
@@ -294,20 +306,25 @@ impl RefGame {
         Ok(())
     }
 
+    /// The pegs a peg of the player to move on the vacant hole `c` would link to, found by
+    /// placing it on a copy of the game.
+    pub fn links_made(&self, c: Cell) -> Vec<Cell> {
+        let me = self.to_move;
+        let mut after = self.clone();
+        after.place(pt(c));
+        let before = self.links(me);
+        after
+            .links(me)
+            .into_iter()
+            .filter(|l| !before.contains(l))
+            .map(|(a, b)| if a == c { b } else { a })
+            .collect()
+    }
+
     fn place(&mut self, at: Pt) {
         let me = self.to_move;
         self.grid[at.1 as usize][at.0 as usize] = Some(me);
-        let knight = [
-            (1, 2),
-            (2, 1),
-            (2, -1),
-            (1, -2),
-            (-1, -2),
-            (-2, -1),
-            (-2, 1),
-            (-1, 2),
-        ];
-        for (dx, dy) in knight {
+        for (dx, dy) in KNIGHT_MOVES {
             let other = (at.0 + dx, at.1 + dy);
             if !on_board(other) || self.grid[other.1 as usize][other.0 as usize] != Some(me) {
                 continue;
