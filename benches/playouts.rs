@@ -50,11 +50,12 @@ fn mcts(c: &mut Criterion) {
         deadline: None,
         iterations: Some(ITERATIONS),
     };
-    let learned = Params {
-        policy_prior: true,
+    // The default search (the learned prior), and the same with the hand-set prior.
+    let hand = Params {
+        policy_prior: false,
         ..Params::default()
     };
-    for (prior, params) in [("", Params::default()), ("-learned", learned)] {
+    for (prior, params) in [("", Params::default()), ("-hand", hand)] {
         for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
             let pos = Position::after(moves).expect("a legal opening");
             let id = BenchmarkId::from_parameter(format!("{name}{prior}"));
