@@ -8,7 +8,7 @@
 //!   opening        u8       random pegs before the searches take over
 //!   reserved       u8       0
 //!   seed           u64      the run's seed (game i is seeded by seed and i)
-//!   reserved       8 bytes  0
+//!   teacher        u64      fingerprint of the search's parameters (0: not recorded)
 //! a game:
 //!   length         u32      bytes of the payload
 //!   payload:
@@ -49,6 +49,18 @@ pub struct Header {
     pub opening: u8,
     /// The run's seed.
     pub seed: u64,
+    /// A fingerprint of the teacher's search parameters ([`fingerprint`]); 0 in files written
+    /// before it was recorded.
+    pub teacher: u64,
+}
+
+/// A fingerprint of search parameters: FNV-1a of their `Debug` text, never 0.
+pub fn fingerprint(params: &twixt::search::params::Params) -> u64 {
+    let text = format!("{params:?}");
+    let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
+        (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
+    });
+    hash.max(1)
 }
 
 /// What the search said of one position.
@@ -102,6 +114,7 @@ impl Header {
         b[10..14].copy_from_slice(&self.iterations.to_le_bytes());
         b[14] = self.opening;
         b[16..24].copy_from_slice(&self.seed.to_le_bytes());
+        b[24..32].copy_from_slice(&self.teacher.to_le_bytes());
         b
     }
 
@@ -117,6 +130,7 @@ impl Header {
             iterations: u32::from_le_bytes(b[10..14].try_into()?),
             opening: b[14],
             seed: u64::from_le_bytes(b[16..24].try_into()?),
+            teacher: u64::from_le_bytes(b[24..32].try_into()?),
         })
     }
 }

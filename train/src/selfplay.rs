@@ -47,11 +47,12 @@ pub struct SelfplayOptions {
 }
 
 impl SelfplayOptions {
-    fn header(&self) -> Header {
+    fn header(&self, params: &Params) -> Header {
         Header {
             iterations: self.iterations,
             opening: self.opening,
             seed: self.seed,
+            teacher: data::fingerprint(params),
         }
     }
 
@@ -143,7 +144,7 @@ fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
 /// Runs `selfplay`: plays the games the file lacks, appending each as it ends.
 pub fn run(options: &SelfplayOptions) -> Result<()> {
     let params = options.params()?;
-    let header = options.header();
+    let header = options.header(&params);
     let (mut file, done) = open(options, header)?;
     let todo: Vec<u32> = (0..options.games).filter(|i| !done.contains(i)).collect();
     let bar = progress(options.games as u64, done.len() as u64);
@@ -175,7 +176,8 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
     let existing = data::read(path)?;
     if existing.header != header {
         bail!(
-            "{}: holds a run of other settings ({:?}), not {:?}",
+            "{}: holds a run of other settings ({:?}), not {:?} (a teacher fingerprint \
+             differs when the search's parameters or defaults differ)",
             path.display(),
             existing.header,
             header

@@ -6,19 +6,22 @@ use twixt::{Move, Outcome, Position};
 use twixt_train::data::{self, Game, Header};
 use twixt_train::selfplay::{self, mover, SelfplayOptions};
 
-const HEADER: Header = Header {
-    iterations: 300,
-    opening: 2,
-    seed: 5,
-};
+fn header() -> Header {
+    Header {
+        iterations: 300,
+        opening: 2,
+        seed: 5,
+        teacher: data::fingerprint(&Default::default()),
+    }
+}
 
 fn options(out: &Path, games: u32, resume: bool) -> SelfplayOptions {
     SelfplayOptions {
         out: out.to_path_buf(),
         games,
-        iterations: HEADER.iterations,
-        opening: HEADER.opening,
-        seed: HEADER.seed,
+        iterations: header().iterations,
+        opening: header().opening,
+        seed: header().seed,
         threads: 2,
         resume,
         set: Vec::new(),
@@ -34,9 +37,9 @@ fn sorted(mut games: Vec<Game>) -> Vec<Game> {
 fn games_are_legal_end_as_recorded_and_repeat_for_a_seed() {
     let params = Default::default();
     for index in 0..3 {
-        let game = selfplay::play_game(HEADER, &params, index);
+        let game = selfplay::play_game(header(), &params, index);
         assert!(
-            game == selfplay::play_game(HEADER, &params, index),
+            game == selfplay::play_game(header(), &params, index),
             "game {index} repeats"
         );
         let mut pos = Position::new();
@@ -53,8 +56,8 @@ fn games_are_legal_end_as_recorded_and_repeat_for_a_seed() {
         assert_eq!(pos.outcome(), Some(winner));
     }
     assert_ne!(
-        selfplay::play_game(HEADER, &params, 0).plies[..2],
-        selfplay::play_game(HEADER, &params, 1).plies[..2]
+        selfplay::play_game(header(), &params, 0).plies[..2],
+        selfplay::play_game(header(), &params, 1).plies[..2]
     );
 }
 
@@ -64,9 +67,9 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
     let whole = dir.path().join("whole.bin");
     selfplay::run(&options(&whole, 6, false)).unwrap();
     let read = data::read(&whole).unwrap();
-    assert_eq!((read.header, read.torn_at), (HEADER, None));
+    assert_eq!((read.header, read.torn_at), (header(), None));
     let expected: Vec<Game> = (0..6)
-        .map(|i| selfplay::play_game(HEADER, &Default::default(), i))
+        .map(|i| selfplay::play_game(header(), &Default::default(), i))
         .collect();
     assert!(sorted(read.games) == expected, "the file holds other games");
 
@@ -96,6 +99,11 @@ fn resuming_a_run_of_other_settings_is_refused() {
     other.iterations = 400;
     let error = format!("{:#}", selfplay::run(&other).unwrap_err());
     assert!(error.contains("holds a run of other settings"), "{error}");
+    // Another teacher: the same settings, other search parameters.
+    let mut teacher = options(&path, 2, true);
+    teacher.set = vec!["policy_prior=false".to_string()];
+    let error = format!("{:#}", selfplay::run(&teacher).unwrap_err());
+    assert!(error.contains("a teacher fingerprint differs"), "{error}");
     let error = format!(
         "{:#}",
         selfplay::run(&options(&path, 2, false)).unwrap_err()
@@ -105,10 +113,10 @@ fn resuming_a_run_of_other_settings_is_refused() {
 
 #[test]
 fn damage_is_an_error_naming_the_offset() {
-    let game = selfplay::play_game(HEADER, &Default::default(), 0);
+    let game = selfplay::play_game(header(), &Default::default(), 0);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("one.bin");
-    let mut f = data::create(&path, HEADER).unwrap();
+    let mut f = data::create(&path, header()).unwrap();
     data::append(&mut f, &game).unwrap();
     drop(f);
     let good = std::fs::read(&path).unwrap();
