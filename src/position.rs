@@ -36,6 +36,17 @@ impl FromStr for Move {
     }
 }
 
+impl Move {
+    /// The hole of a peg; `None` for the swap.
+    #[inline]
+    pub fn peg(self) -> Option<Cell> {
+        match self {
+            Move::Peg(c) => Some(c),
+            Move::Swap => None,
+        }
+    }
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {

@@ -9,13 +9,6 @@ use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
 use twixt_reference::{RefGame, KNIGHT_MOVES};
 
-fn peg(mv: Option<&Move>) -> Option<Cell> {
-    match mv {
-        Some(Move::Peg(c)) => Some(*c),
-        _ => None,
-    }
-}
-
 fn distance_class(to: Option<Cell>, c: Cell) -> usize {
     to.map_or(4, |t| {
         let d = (t.x() - c.x()).abs().max((t.y() - c.y()).abs());
@@ -79,8 +72,14 @@ fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
     out.push((f::ADJ_OWN + adjacent(me), 1));
     out.push((f::ADJ_OPP + adjacent(me.other()), 1));
     let n = slow.moves().len();
-    out.push((f::LAST_OPP + distance_class(peg(slow.moves().last()), c), 1));
-    let own_last = n.checked_sub(2).and_then(|i| peg(slow.moves().get(i)));
+    out.push((
+        f::LAST_OPP + distance_class(slow.moves().last().and_then(|m| m.peg()), c),
+        1,
+    ));
+    let own_last = n
+        .checked_sub(2)
+        .and_then(|i| slow.moves().get(i))
+        .and_then(|m| m.peg());
     out.push((f::LAST_OWN + distance_class(own_last, c), 1));
     if save {
         out.push((f::SAVE, 1));
@@ -130,8 +129,12 @@ fn features_agree_with_the_reference_rules_in_random_games() {
             continue;
         }
         let moves = slow.moves();
-        let last_opp = peg(moves.last());
-        let last_own = moves.len().checked_sub(2).and_then(|i| peg(moves.get(i)));
+        let last_opp = moves.last().and_then(|m| m.peg());
+        let last_own = moves
+            .len()
+            .checked_sub(2)
+            .and_then(|i| moves.get(i))
+            .and_then(|m| m.peg());
         let ctx = Context::new(&fast, last_opp, last_own);
         for mv in fast.legal_moves() {
             let Move::Peg(c) = mv else { continue };

@@ -94,10 +94,7 @@ impl Bot {
                 return EXIT_BAD_INPUT;
             }
             let answer = self.answer(&turn, start, log);
-            self.last_peg = match answer.mv {
-                Move::Peg(c) => Some(c),
-                Move::Swap => None,
-            };
+            self.last_peg = answer.mv.peg();
             if writeln!(out, "{}", answer)
                 .and_then(|_| out.flush())
                 .is_err()

@@ -76,10 +76,7 @@ impl Iteration {
             let mover = pos.to_move();
             let child = tree.get_mut(node);
             let known = step(&mut pos, child.mv);
-            last = match child.mv {
-                Move::Peg(c) => Some(c),
-                Move::Swap => None,
-            };
+            last = child.mv.peg();
             if child.known == Known::Unknown {
                 child.known = known;
             }
@@ -93,15 +90,11 @@ impl Iteration {
     /// Adds the children of the last node of the path, whose position is `pos`: every legal
     /// move, with priors. Returns whether it did.
     fn expand(&self, params: &Params, tree: &mut Tree, pos: &Position, knowing: &Knowing) -> bool {
-        let peg = |i: u32| match tree.get(i).mv {
-            Move::Peg(c) => Some(c),
-            Move::Swap => None,
-        };
         // The pegs so far, oldest first: the root's history, then the moves of the path.
         let n = self.path.len();
         let last = |back: usize| match n.checked_sub(back + 1) {
             Some(0) | None => knowing.history[back + 1 - n],
-            Some(k) => peg(self.path[k].0),
+            Some(k) => tree.get(self.path[k].0).mv.peg(),
         };
         let recent = Recent {
             policy: knowing.policy,

@@ -207,8 +207,7 @@ impl Searcher {
                 .run(&self.params, &mut self.rng, tree, pos, &knowing)
         };
         let (iterations, plies) = iterate(&self.params, limits, || run(&mut tree));
-        let mut report = report(&tree, self.params.prior_visits, reused);
-        (report.iterations, report.plies) = (iterations, plies);
+        let report = report(&tree, self.params.prior_visits, reused, iterations, plies);
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
         }
@@ -236,8 +235,8 @@ fn iterate(params: &Params, limits: &Limits, mut iteration: impl FnMut() -> u32)
     (iterations, plies)
 }
 
-/// The report of a searched tree (iterations and plies left at zero for the caller).
-fn report(tree: &Tree, prior_visits: u32, reused: u32) -> Report {
+/// The report of a tree searched by `iterations` iterations that placed `plies` pegs.
+fn report(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies: u64) -> Report {
     let best = tree
         .best_root_child()
         .copied()
@@ -256,11 +255,11 @@ fn report(tree: &Tree, prior_visits: u32, reused: u32) -> Report {
         value: best.value(),
         best_visits: best.visits,
         found: Found::Search,
-        iterations: 0,
+        iterations,
         nodes: tree.len(),
         reused,
         proven: best.known,
-        plies: 0,
+        plies,
         root,
     }
 }

@@ -3,7 +3,7 @@
 
 use crate::data::Game;
 use twixt::knowledge::features::{Active, Context};
-use twixt::{Cell, Move, Position};
+use twixt::{Move, Position};
 
 /// One searched position: its candidates' features and the visit shares to learn.
 #[derive(Clone, Debug)]
@@ -16,13 +16,6 @@ pub struct Example {
     pub game: u32,
 }
 
-fn peg(mv: Option<&Move>) -> Option<Cell> {
-    match mv {
-        Some(Move::Peg(c)) => Some(*c),
-        _ => None,
-    }
-}
-
 /// The examples of one game, in order; positions whose search gave no visits are left out.
 pub fn of_game(game: &Game) -> Vec<Example> {
     let mut out = Vec::new();
@@ -33,8 +26,11 @@ pub fn of_game(game: &Game) -> Vec<Example> {
             let total: u32 = search.visits.iter().map(|&(_, n)| n).sum();
             if total > 0 {
                 let n = played.len();
-                let last_opp = peg(played.last());
-                let last_own = n.checked_sub(2).and_then(|i| peg(played.get(i)));
+                let last_opp = played.last().and_then(|m| m.peg());
+                let last_own = n
+                    .checked_sub(2)
+                    .and_then(|i| played.get(i))
+                    .and_then(|m| m.peg());
                 let ctx = Context::new(&pos, last_opp, last_own);
                 out.push(Example {
                     moves: search

@@ -15,7 +15,7 @@ use std::time::Instant;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
-use twixt::{Cell, Move, Outcome, Player, Position};
+use twixt::{Move, Outcome, Player, Position};
 
 /// The options of `twixt-train selfplay`.
 #[derive(clap::Args, Clone, Debug)]
@@ -79,13 +79,13 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
         iterations: Some(header.iterations as u64),
     };
     let mut pos = Position::new();
-    let mut plies = Vec::new();
+    let mut plies: Vec<Ply> = Vec::new();
     while pos.outcome().is_none() {
         let ply = if plies.len() < header.opening as usize {
             random_peg(&pos, &mut rng)
         } else {
             let peg_back = |back: usize| match plies.len().checked_sub(back) {
-                Some(i) => peg(&plies[i]),
+                Some(i) => plies[i].mv.peg(),
                 None => None,
             };
             searcher.set_history(peg_back(1), peg_back(2));
@@ -103,13 +103,6 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
         winner,
         opening: header.opening.min(plies.len() as u8),
         plies,
-    }
-}
-
-fn peg(ply: &Ply) -> Option<Cell> {
-    match ply.mv {
-        Move::Peg(c) => Some(c),
-        Move::Swap => None,
     }
 }
 
