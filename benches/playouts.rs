@@ -67,19 +67,28 @@ fn mcts(c: &mut Criterion) {
     group.finish();
 }
 
-/// One expansion's priors: the hand-set ones and the learned policy's, over the legal moves
-/// of the middle game (the cost per expansion the learned prior adds).
+/// One expansion's learned logits over the legal moves of the middle game (the cost per
+/// expansion the learned prior adds): as the search reads them, through the [`Scorer`]'s
+/// table of quiet holes, and summed from every move's features.
 fn priors(c: &mut Criterion) {
     use twixt::knowledge::features::Context;
-    use twixt::knowledge::Policy;
+    use twixt::knowledge::{Policy, Scorer};
     let pos = Position::after(MIDGAME).expect("a legal opening");
     let moves = pos.legal_moves();
-    let policy = Policy::shipped();
+    let scorer = Scorer::new(Policy::shipped());
     let mut group = c.benchmark_group("prior");
     group.throughput(Throughput::Elements(moves.len() as u64));
     group.bench_function("learned-logits", |b| {
         b.iter(|| {
             let ctx = Context::new(&pos, None, None);
+            let sum: f32 = moves.iter().map(|&m| scorer.logit(&ctx, m)).sum();
+            black_box(sum)
+        })
+    });
+    group.bench_function("learned-logits-features", |b| {
+        b.iter(|| {
+            let ctx = Context::new(&pos, None, None);
+            let policy = scorer.policy();
             let sum: f32 = moves.iter().map(|&m| policy.logit(&ctx.features(m))).sum();
             black_box(sum)
         })

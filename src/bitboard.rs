@@ -29,6 +29,30 @@ const fn knight_table() -> [Bitboard; CELLS] {
     out
 }
 
+/// The holes a king's move from every cell (the eight around it, where they are holes).
+pub static KINGS: [Bitboard; CELLS] = king_table();
+
+const fn king_table() -> [Bitboard; CELLS] {
+    let mut out = [Bitboard::EMPTY; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        if let Some(c) = Cell::from_index(i) {
+            let mut d = 0;
+            while d < 9 {
+                let (dx, dy) = (d % 3 - 1, d / 3 - 1);
+                if let Some(n) = c.offset(dx, dy) {
+                    if dx != 0 || dy != 0 {
+                        out[i] = out[i].with_index(n.index());
+                    }
+                }
+                d += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// A set of cells, bit `i` standing for the cell of index `i`.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Bitboard([u64; WORDS]);
@@ -244,6 +268,16 @@ mod tests {
                 .filter(|&o| crate::bridge::Bridge::between(c, o).is_some())
                 .collect();
             assert_eq!(KNIGHTS[c.index()], linked, "{}", c);
+        }
+    }
+
+    #[test]
+    fn king_masks_hold_the_adjacent_holes() {
+        for c in Cell::all() {
+            let adjacent: Bitboard = Cell::all()
+                .filter(|&o| o != c && (o.x() - c.x()).abs() <= 1 && (o.y() - c.y()).abs() <= 1)
+                .collect();
+            assert_eq!(KINGS[c.index()], adjacent, "{}", c);
         }
     }
 

@@ -143,10 +143,15 @@ impl Board {
     /// Whether `p`'s peg on the vacant, allowed hole `c` would join `p`'s borders, worked
     /// out from the groups it would link to, without placing it.
     pub fn wins_at(&self, p: Player, c: Cell) -> bool {
-        let tags = self.would_link(p, c).fold(border_tags(p, c), |t, n| {
+        self.reach(p, c) == 3
+    }
+
+    /// The borders of `p` that `p`'s peg on the vacant, allowed hole `c` would join, with
+    /// the groups it links to, as tags: 1 the first border, 2 the far one, 3 both.
+    pub fn reach(&self, p: Player, c: Cell) -> u8 {
+        self.would_link(p, c).fold(border_tags(p, c), |t, n| {
             t | self.groups.tags(n.cell as usize)
-        });
-        tags == 3
+        })
     }
 
     /// The neighbours of the vacant hole `c` that a peg of `p` there would link to, as a

@@ -5,6 +5,7 @@ mod random_games;
 
 use random_games::random_move;
 use twixt::knowledge::features::{self as f, Context};
+use twixt::knowledge::{Policy, Scorer};
 use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
 use twixt_reference::{RefGame, KNIGHT_MOVES};
@@ -85,8 +86,77 @@ fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
         out.push((f::SAVE, 1));
     }
     out.push((f::BLOCK + facing.min(3), 1));
+    out.push((f::OPP_GROUPS + opponent_groups(slow, c), 1));
+    let mut reached: Vec<Cell> = vec![c];
+    for &n in &made {
+        reached.extend(slow.reachable(me, n));
+    }
+    let on_border = |edge: i32| {
+        reached
+            .iter()
+            .any(|r| if me == Player::Zero { r.y() } else { r.x() } == edge)
+    };
+    out.push((f::REACH + on_border(0) as usize + on_border(11) as usize, 1));
+    let (held, edge) = two_ways(slow, c);
+    out.push((f::TWO_WAY + held.min(2), 1));
+    if edge {
+        out.push((f::EDGE, 1));
+    }
     out.sort();
     out
+}
+
+fn knight_apart(a: Cell, b: Cell) -> bool {
+    let (dx, dy) = ((a.x() - b.x()).abs(), (a.y() - b.y()).abs());
+    dx.min(dy) == 1 && dx.max(dy) == 2
+}
+
+/// How many distinct groups of the opponent a peg of its own on `c` would join (0 where the
+/// hole is not the opponent's to use), at most 2.
+fn opponent_groups(slow: &RefGame, c: Cell) -> usize {
+    let theirs = slow.passed();
+    if !theirs.legal_holes(theirs.to_move()).contains(&c) {
+        return 0;
+    }
+    let mut groups: Vec<Vec<Cell>> = theirs
+        .links_made(c)
+        .iter()
+        .map(|&n| theirs.reachable(theirs.to_move(), n))
+        .collect();
+    groups.sort();
+    groups.dedup();
+    groups.len().min(2)
+}
+
+/// With the mover's peg on `c`: how many of its other pegs it holds by two ways (two holes
+/// it may play, each where a peg would link to both), and whether two holes of its own
+/// border rows are a knight's move away with open links.
+fn two_ways(slow: &RefGame, c: Cell) -> (usize, bool) {
+    let me = slow.to_move();
+    let mut after = slow.clone();
+    after.play(Move::Peg(c)).unwrap();
+    let mine = after.passed();
+    let holes = mine.legal_holes(me);
+    let links_to = |x: Cell, a: Cell| holes.contains(&x) && mine.links_made(x).contains(&a);
+    let held = slow
+        .pegs(me)
+        .into_iter()
+        .filter(|&b| {
+            let ways = Cell::all()
+                .filter(|&x| knight_apart(x, c) && knight_apart(x, b))
+                .filter(|&x| links_to(x, c) && links_to(x, b))
+                .count();
+            ways >= 2
+        })
+        .count();
+    let border = |l: Cell| {
+        let v = if me == Player::Zero { l.y() } else { l.x() };
+        v == 0 || v == 11
+    };
+    let edge = Cell::all()
+        .filter(|&l| border(l) && knight_apart(l, c) && links_to(l, c))
+        .count();
+    (held, edge >= 2)
 }
 
 /// Whether `c` keeps joined two of the mover's pegs that the opponent's peg on `x` cut into:
@@ -114,6 +184,7 @@ fn saves(slow: &RefGame, x: Cell, c: Cell) -> bool {
 #[test]
 fn features_agree_with_the_reference_rules_in_random_games() {
     let (mut checked, mut saves_seen) = (0, 0);
+    let mut seen = [false; f::FEATURES];
     for seed in 0..200 {
         let mut rng = FastRng::new(seed);
         let (mut fast, mut slow) = (Position::new(), RefGame::new());
@@ -141,6 +212,9 @@ fn features_agree_with_the_reference_rules_in_random_games() {
             let active = ctx.features(mv);
             let mut got: Vec<(usize, u8)> = active.iter().map(|(i, n)| (i, n as u8)).collect();
             got.sort();
+            for &(i, _) in &got {
+                seen[i] = true;
+            }
             let save = got.contains(&(f::SAVE, 1));
             if save {
                 assert!(
@@ -158,8 +232,51 @@ fn features_agree_with_the_reference_rules_in_random_games() {
         }
     }
     assert!(checked > 3000, "only {checked} moves checked");
+    // Every feature of a peg shows up, but the holes of the opponent's border columns (band
+    // 0 across), which the mover may not use, and "no last peg", which games of four plies
+    // or more always have.
+    let unseen: Vec<usize> = (0..f::SWAP).filter(|&i| !seen[i]).collect();
+    let mut never: Vec<usize> = (0..6).map(|y| f::POS + 6 * y).collect();
+    never.extend([f::LAST_OPP + 4, f::LAST_OWN + 4]);
+    assert_eq!(unseen, never, "the features seen in no game");
     assert!(
         saves_seen > 0,
         "no save among the {checked} moves: the check of SAVE is empty"
     );
+}
+
+/// The scorer's logits, which take a quiet hole's from a table, equal to the bit the policy's
+/// sum over each move's features, for every legal move of random games, under the shipped
+/// policy and one of random weights.
+#[test]
+fn the_scorer_gives_the_policy_logits_to_the_bit() {
+    let mut rng = FastRng::new(41);
+    let random = Policy {
+        weights: (0..f::FEATURES)
+            .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
+            .collect(),
+    };
+    let mut quiet = 0;
+    for policy in [Policy::shipped(), random] {
+        let scorer = Scorer::new(policy.clone());
+        for seed in 0..40 {
+            let mut rng = FastRng::new(seed);
+            let mut pos = Position::new();
+            let mut last: [Option<Cell>; 2] = [None; 2];
+            while pos.outcome().is_none() {
+                let ctx = Context::new(&pos, last[0], last[1]);
+                for mv in pos.legal_moves() {
+                    let want = policy.logit(&ctx.features(mv));
+                    let got = scorer.logit(&ctx, mv);
+                    assert_eq!(got.to_bits(), want.to_bits(), "seed {seed}, {mv}");
+                    quiet += matches!(mv, Move::Peg(c) if ctx.is_quiet(c)) as u32;
+                }
+                let moves = pos.legal_moves();
+                let mv = moves[rng.below(moves.len() as u32) as usize];
+                pos.play(mv).unwrap();
+                last = [mv.peg(), last[0]];
+            }
+        }
+    }
+    assert!(quiet > 1000, "only {quiet} quiet holes: the table went untested");
 }

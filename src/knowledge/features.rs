@@ -6,9 +6,10 @@
 //! weights at those indices times the counts. The trainer and the bot compute them with this
 //! one function.
 
-use crate::bitboard::Bitboard;
+use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
 use crate::board::Board;
-use crate::bridge::{NEIGHBORS, NO_BRIDGE};
+use super::shapes::{slot, DIRECTION, TWO_WAY_HOLES, TWO_WAY_PEGS};
+use crate::bridge::{Neighbor, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::{Move, Position};
 use crate::search::policy::save_reply;
@@ -37,13 +38,26 @@ pub const LAST_OWN: usize = LAST_OPP + 5;
 pub const SAVE: usize = LAST_OWN + 5;
 /// The opponent's pegs a knight's move away: 0, 1, 2, 3 or more.
 pub const BLOCK: usize = SAVE + 1;
+/// How many distinct groups of the opponent a peg of the opponent's here would join, when
+/// the hole is the opponent's to use: 0, 1, 2 or more (2 or more: the peg takes a link point
+/// the opponent needs).
+pub const OPP_GROUPS: usize = BLOCK + 4;
+/// How many of the mover's borders the peg would join, counting those its linked groups
+/// touch: 0, 1 or 2.
+pub const REACH: usize = OPP_GROUPS + 3;
+/// How many of the mover's pegs the peg would hold by a two-way connection (two vacant holes
+/// the mover may use, each a knight's move from both with open bridges): 0, 1, 2 or more.
+pub const TWO_WAY: usize = REACH + 3;
+/// The peg would reach its nearer own border row by two ways (the same, with two border
+/// holes).
+pub const EDGE: usize = TWO_WAY + 3;
 /// The swap.
-pub const SWAP: usize = BLOCK + 4;
+pub const SWAP: usize = EDGE + 1;
 /// How many features there are.
 pub const FEATURES: usize = SWAP + 1;
 
 /// Most (index, count) pairs a move has.
-pub const MAX_ACTIVE: usize = 20;
+pub const MAX_ACTIVE: usize = 24;
 
 /// A move's features: `len` (index, count) pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -83,6 +97,10 @@ pub struct Context<'a> {
     mover: Player,
     own: Bitboard,
     opp: Bitboard,
+    /// The holes the mover may play.
+    free: Bitboard,
+    /// The holes a knight's or a king's move from some peg: the others are quiet.
+    near: Bitboard,
     last_opp: Option<Cell>,
     last_own: Option<Cell>,
     save: Option<Cell>,
@@ -92,39 +110,134 @@ impl<'a> Context<'a> {
     /// The context of `pos`, where the opponent's last peg was `last_opp` and the mover's
     /// `last_own` (either `None` when there was none, or it was a swap).
     pub fn new(pos: &'a Position, last_opp: Option<Cell>, last_own: Option<Cell>) -> Context<'a> {
-        let (board, mover) = (pos.board(), pos.to_move());
+        Context::on(pos.board(), pos.to_move(), last_opp, last_own)
+    }
+
+    fn on(
+        board: &'a Board,
+        mover: Player,
+        last_opp: Option<Cell>,
+        last_own: Option<Cell>,
+    ) -> Context<'a> {
+        let mut near = Bitboard::EMPTY;
+        for c in board.occupied().iter() {
+            near = near.or(KNIGHTS[c.index()]).or(KINGS[c.index()]);
+        }
         Context {
             board,
             mover,
             own: board.pegs(mover),
             opp: board.pegs(mover.other()),
+            free: board.legal_holes(mover),
+            near,
             last_opp,
             last_own,
             save: last_opp.and_then(|x| save_reply(board, mover, x)),
         }
     }
 
+    /// The player whose moves these are.
+    pub fn mover(&self) -> Player {
+        self.mover
+    }
+
     /// The features of `mv`, a legal move of the mover.
     pub fn features(&self, mv: Move) -> Active {
         let mut out = Active::new();
-        let c = match mv {
-            Move::Peg(c) => c,
-            Move::Swap => {
-                out.add(SWAP, 1);
-                return out;
+        match mv {
+            Move::Peg(c) => {
+                self.placed(c, &mut out);
+                self.far(c, &mut out);
             }
-        };
+            Move::Swap => out.add(SWAP, 1),
+        }
+        out
+    }
+
+    /// Whether no peg stands a knight's or a king's move from `c`: then all of `c`'s
+    /// features but the far ones ([`Context::far_features`]) depend on the mover and `c`
+    /// alone, as [`quiet`] gives them.
+    pub fn is_quiet(&self, c: Cell) -> bool {
+        !self.near.has(c)
+    }
+
+    /// The features of a peg on `c` that read pegs farther than a knight's move: the last
+    /// pegs, the pegs it would hold by two ways, the border. [`Context::features`] lists
+    /// them after the others.
+    pub fn far_features(&self, c: Cell) -> Active {
+        let mut out = Active::new();
+        self.far(c, &mut out);
+        out
+    }
+
+    /// The features of a peg on `c` read from the pegs around it.
+    fn placed(&self, c: Cell, out: &mut Active) {
         let (x, y) = self.oriented(c);
         let band = |v: i32| v.min(SIZE as i32 - 1 - v) as usize;
         out.add(POS + 6 * band(y) + band(x), 1);
-        self.knights(c, &mut out);
-        let adjacent = |set: Bitboard| adjacent_count(set, c).min(2) as usize;
+        self.knights(c, out);
+        let adjacent = |set: Bitboard| set.and(KINGS[c.index()]).count().min(2) as usize;
         out.add(ADJ_OWN + adjacent(self.own), 1);
         out.add(ADJ_OPP + adjacent(self.opp), 1);
+    }
+
+    /// The features of a peg on `c` read from farther away.
+    fn far(&self, c: Cell, out: &mut Active) {
         out.add(LAST_OPP + distance_class(self.last_opp, c), 1);
         out.add(LAST_OWN + distance_class(self.last_own, c), 1);
         out.add(SAVE, (self.save == Some(c)) as u32);
-        out
+        out.add(TWO_WAY + self.two_ways(c).min(2) as usize, 1);
+        out.add(EDGE, self.edge_two_way(c) as u32);
+    }
+
+    /// How many of the mover's pegs a peg on `c` would hold by two ways.
+    fn two_ways(&self, c: Cell) -> u32 {
+        let mut held = 0;
+        for b in self.own.and(TWO_WAY_PEGS[c.index()]).iter() {
+            let d = TWO_WAY_HOLES[slot(b.x() - c.x(), b.y() - c.y())];
+            let through = |from_c: u8, from_b: u8| {
+                let hole = NEIGHBORS[c.index()][from_c as usize];
+                let back = NEIGHBORS[b.index()][from_b as usize];
+                self.may_link(hole) && self.open(back.bridge)
+            };
+            held += (through(d[0], d[1]) && through(d[2], d[3])) as u32;
+        }
+        held
+    }
+
+    /// Whether a peg on `c` would have two vacant holes of its nearer own border row a
+    /// knight's move away, with open bridges to both.
+    fn edge_two_way(&self, c: Cell) -> bool {
+        // Towards the border: rows down, then columns aside, in the mover's orientation.
+        let (down, aside) = match self.oriented(c).1 {
+            1 => (-1, 2),
+            2 => (-2, 1),
+            9 => (2, 1),
+            10 => (1, 2),
+            _ => return false,
+        };
+        [-aside, aside].iter().all(|&side| {
+            let (dx, dy) = match self.mover {
+                Player::Zero => (side, down),
+                Player::One => (down, side),
+            };
+            let k = DIRECTION[slot(dx, dy)] as usize;
+            self.may_link(NEIGHBORS[c.index()][k])
+        })
+    }
+
+    /// Whether the neighbour `n` of a hole is a hole the mover may use, with the bridge to it
+    /// not crossed by an opponent's link.
+    #[inline]
+    fn may_link(&self, n: Neighbor) -> bool {
+        // A missing neighbour points at corner A1, never free.
+        self.free.has_index(n.cell as usize) && self.open(n.bridge)
+    }
+
+    /// Whether no opponent's link crosses the mover's bridge of index `b`.
+    #[inline]
+    fn open(&self, b: u16) -> bool {
+        self.board.blocked_index(self.mover, b as usize) == 0
     }
 
     /// `c`'s column and row in the mover's orientation.
@@ -140,7 +253,9 @@ impl<'a> Context<'a> {
     fn knights(&self, c: Cell, out: &mut Active) {
         let mut counts = [0u32; 10];
         let mut roots = [usize::MAX; 8];
-        let (mut links, mut groups, mut facing) = (0, 0, 0);
+        let mut opp_roots = [usize::MAX; 8];
+        let (mut links, mut groups, mut facing, mut opp_groups) = (0, 0, 0, 0);
+        let opp_may = c.allowed_for(self.mover.other());
         for (k, n) in NEIGHBORS[c.index()].iter().enumerate() {
             // Directions 1, 2, 5 and 6 climb two rows; for player 1 the board is transposed.
             let steep = matches!(k % 4, 1 | 2) == (self.mover == Player::Zero);
@@ -160,6 +275,14 @@ impl<'a> Context<'a> {
                 }
             } else if self.opp.has_index(n.cell as usize) {
                 facing += 1;
+                let other = self.mover.other();
+                if opp_may && self.board.blocked_index(other, n.bridge as usize) == 0 {
+                    let root = self.board.group(n.cell as usize);
+                    if !opp_roots.contains(&root) {
+                        opp_roots[opp_groups] = root;
+                        opp_groups += 1;
+                    }
+                }
                 4
             } else {
                 1
@@ -172,20 +295,19 @@ impl<'a> Context<'a> {
         out.add(LINKS + links.min(3), 1);
         out.add(GROUPS + groups.min(2), 1);
         out.add(BLOCK + facing.min(3), 1);
+        out.add(OPP_GROUPS + opp_groups.min(2), 1);
+        let reach = self.board.reach(self.mover, c);
+        out.add(REACH + reach.count_ones() as usize, 1);
     }
 }
 
-/// How many cells of `set` are adjacent to `c` (a king's move away).
-fn adjacent_count(set: Bitboard, c: Cell) -> u32 {
-    let mut n = 0;
-    for dy in -1..=1 {
-        for dx in -1..=1 {
-            if let Some(a) = c.offset(dx, dy) {
-                n += ((dx, dy) != (0, 0) && set.has(a)) as u32;
-            }
-        }
-    }
-    n
+/// The features of a peg by `mover` on `c` when no peg stands a knight's or a king's move
+/// from it, less the recent ones ([`Context::recent_features`]): the same on every board.
+pub fn quiet(mover: Player, c: Cell) -> Active {
+    let board = Board::new();
+    let mut out = Active::new();
+    Context::on(&board, mover, None, None).placed(c, &mut out);
+    out
 }
 
 /// 0-3 for a distance of 1-3 or more than 3 from `to`, 4 when there is no `to`.

@@ -3,9 +3,12 @@
 
 pub mod encoding;
 pub mod features;
+mod shapes;
 mod weights;
 
-use features::{Active, FEATURES};
+use crate::cell::{Cell, Player, CELLS};
+use crate::position::Move;
+use features::{Active, Context, FEATURES};
 
 /// A policy's weights: one per feature.
 #[derive(Clone, Debug, PartialEq)]
@@ -33,6 +36,51 @@ impl Policy {
     /// The unnormalised log-probability of a move with features `a`.
     #[inline]
     pub fn logit(&self, a: &Active) -> f32 {
-        a.iter().map(|(i, n)| self.weights[i] * n).sum()
+        a.iter().fold(0.0, |sum, (i, n)| sum + self.weights[i] * n)
+    }
+}
+
+/// A policy made ready for the search: besides its weights, the logit of every hole with no
+/// peg near it ([`features::quiet`]) for each mover, summed once here rather than at every
+/// expansion (on a board of a few pegs, most holes).
+pub struct Scorer {
+    policy: Policy,
+    /// The quiet logits, by mover and cell index.
+    quiet: [[f32; CELLS]; 2],
+}
+
+impl Scorer {
+    /// Prepares `policy`.
+    pub fn new(policy: Policy) -> Scorer {
+        let mut quiet = [[0.0; CELLS]; 2];
+        for p in Player::BOTH {
+            for i in 0..CELLS {
+                if let Some(c) = Cell::from_index(i) {
+                    quiet[p.index()][i] = policy.logit(&features::quiet(p, c));
+                }
+            }
+        }
+        Scorer { policy, quiet }
+    }
+
+    /// The policy it scores with.
+    pub fn policy(&self) -> &Policy {
+        &self.policy
+    }
+
+    /// The logit of `mv` in `ctx`: to the bit `policy.logit(&ctx.features(mv))`, since a
+    /// quiet hole's sum starts from its stored prefix and adds the rest in the same order.
+    #[inline]
+    pub fn logit(&self, ctx: &Context, mv: Move) -> f32 {
+        match mv {
+            Move::Peg(c) if ctx.is_quiet(c) => {
+                let base = self.quiet[ctx.mover().index()][c.index()];
+                let w = &self.policy.weights;
+                ctx.far_features(c)
+                    .iter()
+                    .fold(base, |sum, (i, n)| sum + w[i] * n)
+            }
+            _ => self.policy.logit(&ctx.features(mv)),
+        }
     }
 }

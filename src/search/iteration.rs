@@ -7,7 +7,7 @@ use super::policy::saving_playout;
 use super::prior::{self, Recent};
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
-use crate::knowledge::Policy;
+use crate::knowledge::Scorer;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
@@ -15,7 +15,7 @@ use crate::rng::FastRng;
 /// two pegs, `[opponent's, mover's own]`.
 pub struct Knowing<'a> {
     /// The learned policy.
-    pub policy: &'a Policy,
+    pub policy: &'a Scorer,
     /// The opponent's last peg before the root, then the root mover's own.
     pub history: [Option<Cell>; 2],
 }

@@ -14,7 +14,7 @@ pub mod tactics;
 pub mod tree;
 
 use crate::cell::{Cell, Player};
-use crate::knowledge::Policy;
+use crate::knowledge::{Policy, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 use iteration::{Iteration, Knowing};
@@ -78,7 +78,7 @@ pub struct Searcher {
     /// Keep the tree of the search under way (set by [`Searcher::ponder`]).
     keep_next: bool,
     /// The learned policy (used with `policy_prior`).
-    policy: Policy,
+    policy: Scorer,
     /// The next root's last two pegs: the opponent's, then the mover's own.
     history: [Option<Cell>; 2],
 }
@@ -92,7 +92,7 @@ impl Searcher {
             scratch: Iteration::default(),
             last: None,
             keep_next: false,
-            policy: Policy::shipped(),
+            policy: Scorer::new(Policy::shipped()),
             history: [None; 2],
         }
     }
@@ -102,7 +102,7 @@ impl Searcher {
     #[cfg(not(codingame))]
     pub fn with_policy(params: Params, seed: u64, policy: Policy) -> Searcher {
         Searcher {
-            policy,
+            policy: Scorer::new(policy),
             ..Searcher::new(params, seed)
         }
     }

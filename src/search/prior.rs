@@ -12,14 +12,14 @@ use super::tree::Tree;
 use crate::bitboard::{Bitboard, KNIGHTS};
 use crate::cell::{Cell, CELLS};
 use crate::knowledge::features::Context;
-use crate::knowledge::Policy;
+use crate::knowledge::Scorer;
 use crate::position::{Move, Position};
 
 /// What the learned prior reads besides the position: the policy, and the last two pegs
 /// (the opponent's, then the mover's own; `None` where there was none, or a swap).
 pub struct Recent<'a> {
     /// The learned policy.
-    pub policy: &'a Policy,
+    pub policy: &'a Scorer,
     /// The opponent's last peg.
     pub last_opp: Option<Cell>,
     /// The mover's own last peg.
@@ -130,7 +130,7 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
     let mut logits = [0f32; 256];
     let mut max = f32::MIN;
     for (k, i) in children.clone().enumerate() {
-        let l = recent.policy.logit(&ctx.features(tree.get(i).mv));
+        let l = recent.policy.logit(&ctx, tree.get(i).mv);
         logits[k] = l;
         max = max.max(l);
     }
@@ -150,7 +150,7 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::knowledge::features;
+    use crate::knowledge::{features, Policy};
     use crate::testing::{cell, position};
 
     fn value_of(moves: &str, hole: &str) -> f32 {
@@ -189,7 +189,7 @@ mod tests {
             0,
             &pos,
             &moves,
-            &recent(&Policy::uniform())
+            &recent(&Scorer::new(Policy::uniform()))
         ));
         for i in tree.children(0) {
             let n = tree.get(i);
@@ -198,7 +198,7 @@ mod tests {
         }
     }
 
-    fn recent(policy: &Policy) -> Recent<'_> {
+    fn recent(policy: &Scorer) -> Recent<'_> {
         Recent {
             policy,
             last_opp: Some(cell("H8")),
@@ -220,7 +220,7 @@ mod tests {
             0,
             &pos,
             &pos.legal_moves(),
-            &recent(policy)
+            &recent(&Scorer::new(policy.clone()))
         ));
         tree.children(0)
             .map(|i| (tree.get(i).mv, tree.get(i).value()))

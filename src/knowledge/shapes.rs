@@ -1,0 +1,160 @@
+//! Knight-move shapes the features look for, as tables: the direction of each knight step,
+//! and the two-way connections (two pegs that share two knight-neighbour holes, so that a
+//! peg on either joins them).
+
+use crate::bitboard::Bitboard;
+use crate::bridge::DIRS;
+use crate::cell::{Cell, CELLS};
+
+/// Where the offset `(dx, dy)` (each in -4..=4) sits in the tables below.
+#[inline]
+pub fn slot(dx: i32, dy: i32) -> usize {
+    ((dy + 4) * 9 + dx + 4) as usize
+}
+
+/// The knight step of each direction of [`crate::bridge::NEIGHBORS`]: 0..4 are [`DIRS`],
+/// 4..8 their opposites.
+const fn step(k: usize) -> (i32, i32) {
+    let (dx, dy) = DIRS[k % 4];
+    if k < 4 {
+        (dx, dy)
+    } else {
+        (-dx, -dy)
+    }
+}
+
+/// The direction of each knight step, by [`slot`]; 8 where the offset is no knight step.
+pub static DIRECTION: [u8; 81] = direction_table();
+
+const fn direction_table() -> [u8; 81] {
+    let mut out = [8u8; 81];
+    let mut k = 0;
+    while k < 8 {
+        let (dx, dy) = step(k);
+        out[((dy + 4) * 9 + dx + 4) as usize] = k as u8;
+        k += 1;
+    }
+    out
+}
+
+/// For each offset from a peg `c` to a peg `b` it holds by two ways, by [`slot`]: the
+/// directions from `c` to the first shared hole and from `b` to it, then the same for the
+/// second; `[8; 4]` for other offsets.
+pub static TWO_WAY_HOLES: [[u8; 4]; 81] = two_way_table();
+
+const fn two_way_table() -> [[u8; 4]; 81] {
+    let mut out = [[8u8; 4]; 81];
+    let directions = direction_table();
+    let mut s = 0;
+    while s < 81 {
+        let (dx, dy) = (s as i32 % 9 - 4, s as i32 / 9 - 4);
+        let mut found = 0;
+        let mut k = 0;
+        while k < 8 && (dx != 0 || dy != 0) {
+            // The hole `c + step(k)` is a knight's move from `b` too when `hole - b` is one.
+            let (hx, hy) = step(k);
+            let (bx, by) = (hx - dx, hy - dy);
+            if bx.abs() <= 4 && by.abs() <= 4 {
+                let back = directions[((by + 4) * 9 + bx + 4) as usize];
+                if back < 8 && found < 2 {
+                    out[s][2 * found] = k as u8;
+                    out[s][2 * found + 1] = back;
+                    found += 1;
+                }
+            }
+            k += 1;
+        }
+        if found < 2 {
+            out[s] = [8; 4];
+        }
+        s += 1;
+    }
+    out
+}
+
+/// For every cell, the cells a peg there could hold by two ways.
+pub static TWO_WAY_PEGS: [Bitboard; CELLS] = two_way_pegs();
+
+const fn two_way_pegs() -> [Bitboard; CELLS] {
+    let table = two_way_table();
+    let mut out = [Bitboard::EMPTY; CELLS];
+    let mut i = 0;
+    while i < CELLS {
+        if let Some(c) = Cell::from_index(i) {
+            let mut s = 0;
+            while s < 81 {
+                if table[s][0] < 8 {
+                    if let Some(b) = c.offset(s as i32 % 9 - 4, s as i32 / 9 - 4) {
+                        out[i] = out[i].with_index(b.index());
+                    }
+                }
+                s += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::bridge::NEIGHBORS;
+
+    fn is_knight(dx: i32, dy: i32) -> bool {
+        dx.abs().min(dy.abs()) == 1 && dx.abs().max(dy.abs()) == 2
+    }
+
+    #[test]
+    fn directions_name_the_neighbour_table_steps() {
+        let c = Cell::new(5, 5).unwrap();
+        for dy in -4..=4 {
+            for dx in -4..=4 {
+                let k = DIRECTION[slot(dx, dy)] as usize;
+                if is_knight(dx, dy) {
+                    let n = c.offset(dx, dy).unwrap();
+                    assert_eq!(NEIGHBORS[c.index()][k].cell as usize, n.index());
+                } else {
+                    assert_eq!(k, 8, "({dx}, {dy})");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn two_way_offsets_are_those_with_two_shared_knight_holes() {
+        let c = Cell::new(5, 5).unwrap();
+        let mut offsets = 0;
+        for dy in -4..=4 {
+            for dx in -4..=4 {
+                let shared: Vec<(i32, i32)> = (-2..=2)
+                    .flat_map(|hy| (-2..=2).map(move |hx| (hx, hy)))
+                    .filter(|&(hx, hy)| is_knight(hx, hy) && is_knight(hx - dx, hy - dy))
+                    .collect();
+                let dirs = TWO_WAY_HOLES[slot(dx, dy)];
+                if (dx, dy) == (0, 0) || shared.len() < 2 {
+                    assert_eq!(dirs, [8; 4], "({dx}, {dy})");
+                    continue;
+                }
+                offsets += 1;
+                let b = c.offset(dx, dy).unwrap();
+                assert!(TWO_WAY_PEGS[c.index()].has(b));
+                let holes: Vec<usize> = (0..2)
+                    .map(|w| {
+                        let from_c = NEIGHBORS[c.index()][dirs[2 * w] as usize].cell;
+                        let from_b = NEIGHBORS[b.index()][dirs[2 * w + 1] as usize].cell;
+                        assert_eq!(from_c, from_b, "({dx}, {dy}): one hole from both");
+                        from_c as usize
+                    })
+                    .collect();
+                let expected: Vec<usize> = shared
+                    .iter()
+                    .map(|&(hx, hy)| c.offset(hx, hy).unwrap().index())
+                    .collect();
+                assert!(holes.iter().all(|h| expected.contains(h)) && holes[0] != holes[1]);
+            }
+        }
+        assert_eq!(offsets, 24);
+        assert_eq!(TWO_WAY_PEGS[c.index()].count(), 24);
+    }
+}
