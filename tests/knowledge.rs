@@ -278,5 +278,8 @@ fn the_scorer_gives_the_policy_logits_to_the_bit() {
             }
         }
     }
-    assert!(quiet > 1000, "only {quiet} quiet holes: the table went untested");
+    assert!(
+        quiet > 1000,
+        "only {quiet} quiet holes: the table went untested"
+    );
 }

@@ -30,6 +30,61 @@ impl EngineLog {
     }
 }
 
+/// A's results split the ways a reader of a match asks about: by seat, after a swap by either
+/// side, and how long the lost games were.
+#[derive(Clone, Debug, Default)]
+pub struct Splits {
+    /// A's half-points and games as player 0, then as player 1.
+    pub seats: [(u64, u64); 2],
+    /// A's half-points and games after A's swap, then after B's.
+    pub swaps: [(u64, u64); 2],
+    /// The plies of each game A lost, then of each game B lost.
+    pub losses: [Vec<usize>; 2],
+}
+
+impl Splits {
+    fn add(&mut self, r: &GameRecord, a_player: u8, half_points: u8) {
+        let count = |(points, games): &mut (u64, u64)| {
+            *points += u64::from(half_points);
+            *games += 1;
+        };
+        count(&mut self.seats[usize::from(a_player)]);
+        // Only player 1's answer to a first peg can be a swap; an opening's moves are none.
+        if r.opening < 2 && r.moves.get(1).map(String::as_str) == Some("SWAP") {
+            count(&mut self.swaps[usize::from(a_player != 1)]);
+        }
+        if let Some(loser) = r.loser() {
+            self.losses[usize::from(loser != a_player)].push(r.moves.len());
+        }
+    }
+
+    /// `A by seat: 124.0/200 as player 0, ...`, then the swaps and the lengths of the losses.
+    pub fn lines(&self) -> String {
+        let score = |(half, games): (u64, u64)| format!("{:.1}/{games}", half as f64 / 2.0);
+        let mut out = format!(
+            "A by seat: {} as player 0, {} as player 1; after a swap: {} after A's, {} after B's\n",
+            score(self.seats[0]),
+            score(self.seats[1]),
+            score(self.swaps[0]),
+            score(self.swaps[1])
+        );
+        for (name, plies) in ["A", "B"].iter().zip(&self.losses) {
+            let mut v = plies.clone();
+            v.sort_unstable();
+            let _ = match (v.first(), v.last()) {
+                (Some(lo), Some(hi)) => writeln!(
+                    out,
+                    "{name} lost {} games: {lo} to {hi} plies, median {}",
+                    v.len(),
+                    v[(v.len() - 1) / 2]
+                ),
+                _ => writeln!(out, "{name} lost no game"),
+            };
+        }
+        out
+    }
+}
+
 /// The counts of a match.
 #[derive(Clone, Debug, Default)]
 pub struct Tally {
@@ -41,6 +96,8 @@ pub struct Tally {
     pub pairs_wl: u64,
     /// Engine A's and engine B's logs.
     pub logs: [EngineLog; 2],
+    /// A's results by seat and after swaps, and the lengths of the losses.
+    pub splits: Splits,
     /// Half-points of the first game of pairs still waiting for their second.
     open_pairs: BTreeMap<usize, u8>,
 }
@@ -61,6 +118,7 @@ impl Tally {
         let hp = a_half_points(r, slot.a_player);
         self.wdl.add(hp);
         self.log_engines(r, slot.a_player);
+        self.splits.add(r, slot.a_player, hp);
         match self.open_pairs.remove(&slot.pair) {
             Some(first) => {
                 self.penta.add(first + hp);
@@ -140,7 +198,8 @@ impl Tally {
         out
     }
 
-    /// Per engine: faults and answer times.
+    /// Per engine: faults and answer times; then A's results by seat and after swaps, and
+    /// the lengths of the losses.
     pub fn engine_lines(&self, names: [&str; 2]) -> String {
         let mut out = String::new();
         for (name, log) in names.iter().zip(&self.logs) {
@@ -160,7 +219,7 @@ impl Tally {
                 log.ms.len()
             );
         }
-        out
+        out + &self.splits.lines()
     }
 }
 
@@ -216,5 +275,31 @@ mod tests {
         assert!(t
             .block(None)
             .contains("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD: 1, 0"));
+    }
+
+    #[test]
+    fn results_are_split_by_seat_and_swap_and_losses_by_length() {
+        let mut t = Tally::default();
+        let game = |pair, game, moves: &str, winner| GameRecord {
+            slot: Some(MatchSlot::new(pair, game)),
+            ..record(moves, Some(winner), Reason::Connected)
+        };
+        // Pair 0: A is player 0 and loses in 3 plies after B's swap, then A as player 1
+        // swaps and wins in 4.
+        t.add(&game(0, 0, "E5 SWAP F7", 1));
+        t.add(&game(0, 1, "E5 SWAP F7 G7", 1));
+        // Pair 1: no swap; A wins as player 0 in 3 plies and loses as player 1 in 5.
+        t.add(&game(1, 0, "E5 E7 F7", 0));
+        t.add(&game(1, 1, "E5 E7 F7 G7 H7", 0));
+        let s = &t.splits;
+        assert_eq!(s.seats, [(2, 2), (2, 2)]);
+        assert_eq!(s.swaps, [(2, 1), (0, 1)]);
+        assert_eq!(s.losses, [vec![3, 5], vec![4, 3]]);
+        let lines = t.engine_lines(["A", "B"]);
+        assert!(lines.contains(
+            "A by seat: 1.0/2 as player 0, 1.0/2 as player 1; after a swap: 1.0/1 after A's, 0.0/1 after B's"
+        ));
+        assert!(lines.contains("A lost 2 games: 3 to 5 plies, median 3"));
+        assert!(lines.contains("B lost 2 games: 3 to 4 plies, median 3"));
     }
 }

@@ -6,9 +6,9 @@
 //! weights at those indices times the counts. The trainer and the bot compute them with this
 //! one function.
 
+use super::shapes::{slot, DIRECTION, TWO_WAY_HOLES, TWO_WAY_PEGS};
 use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
 use crate::board::Board;
-use super::shapes::{slot, DIRECTION, TWO_WAY_HOLES, TWO_WAY_PEGS};
 use crate::bridge::{Neighbor, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::{Move, Position};

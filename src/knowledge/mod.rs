@@ -54,10 +54,8 @@ impl Scorer {
     pub fn new(policy: Policy) -> Scorer {
         let mut quiet = [[0.0; CELLS]; 2];
         for p in Player::BOTH {
-            for i in 0..CELLS {
-                if let Some(c) = Cell::from_index(i) {
-                    quiet[p.index()][i] = policy.logit(&features::quiet(p, c));
-                }
+            for c in (0..CELLS).filter_map(Cell::from_index) {
+                quiet[p.index()][c.index()] = policy.logit(&features::quiet(p, c));
             }
         }
         Scorer { policy, quiet }

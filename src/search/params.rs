@@ -71,7 +71,10 @@ macro_rules! with_params {
             policy_mid: f32 = 0.45, min 0.0, max 1.0, step 0.025;
             /// What the learned prior adds per e-fold of a move's share over the average.
             policy_slope: f32 = 0.1, min 0.0, max 0.5, step 0.01;
-            /// Most tree nodes kept (memory bound: 16 bytes each; CodinGame allows 768 MB).
+            /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
+            /// `p` its share of the learned policy (with `policy_prior`; else even shares).
+            puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;
+            /// Most tree nodes kept (memory bound: 20 bytes each; CodinGame allows 768 MB).
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.
             clock_every: u64 = 64, min 1, max 4096, step 16;
@@ -154,7 +157,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 15);
+        assert_eq!(Params::NAMES.len(), 16);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

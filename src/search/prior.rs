@@ -109,21 +109,26 @@ pub fn expand(
         return false;
     }
     let n0 = params.prior_visits;
-    if n0 > 0 && params.policy_prior {
+    if params.policy_prior && (n0 > 0 || params.puct > 0.0) {
         learned(params, tree, node, pos, recent);
-    } else if n0 > 0 {
+    } else {
         let pegs = Pegs::of(pos);
+        let even = 1.0 / moves.len() as f32;
         for i in tree.children(node) {
             let child = tree.get_mut(i);
-            child.visits = n0;
-            child.wins = n0 as f32 * pegs.value(params, child.mv);
+            child.prior = even;
+            if n0 > 0 {
+                child.visits = n0;
+                child.wins = n0 as f32 * pegs.value(params, child.mv);
+            }
         }
     }
     true
 }
 
-/// The learned prior: a child whose share of the policy is `s` times the average share
-/// starts valued `policy_mid + policy_slope * ln(s)` (kept within 0.02..0.98).
+/// The learned prior: each child's policy share (PUCT's prior), and when `prior_visits` is
+/// above 0, virtual visits: a child whose share is `s` times the average share starts valued
+/// `policy_mid + policy_slope * ln(s)` (kept within 0.02..0.98).
 fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: &Recent) {
     let ctx = Context::new(pos, recent.last_opp, recent.last_own);
     let children = tree.children(node);
@@ -135,15 +140,22 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
         max = max.max(l);
     }
     let n = children.len();
-    let sum: f32 = logits[..n].iter().map(|l| (l - max).exp()).sum();
+    let mut weights = [0f32; 256];
+    for (w, l) in weights.iter_mut().zip(&logits[..n]) {
+        *w = (l - max).exp();
+    }
+    let sum: f32 = weights[..n].iter().sum();
     // ln(share / average share) = l - max - ln(sum) + ln(n).
     let offset = (n as f32).ln() - sum.ln() - max;
     let n0 = params.prior_visits;
     for (k, i) in children.enumerate() {
         let v = params.policy_mid + params.policy_slope * (logits[k] + offset);
         let child = tree.get_mut(i);
-        child.visits = n0;
-        child.wins = n0 as f32 * v.clamp(0.02, 0.98);
+        child.prior = weights[k] / sum;
+        if n0 > 0 {
+            child.visits = n0;
+            child.wins = n0 as f32 * v.clamp(0.02, 0.98);
+        }
     }
 }
 
@@ -247,5 +259,53 @@ mod tests {
         };
         assert!(of("D7") > p.policy_mid && of("B11") < p.policy_mid);
         assert!((of("D7") - of("B11") - 2.0 * p.policy_slope).abs() < 1e-5);
+    }
+
+    /// Each child's prior share after E5 H8 under `params` and `policy`.
+    fn shares(params: &Params, policy: &Policy) -> Vec<(Move, f32)> {
+        let pos = position("E5 H8");
+        let mut tree = Tree::new(1000);
+        let scorer = Scorer::new(policy.clone());
+        assert!(expand(
+            params,
+            &mut tree,
+            0,
+            &pos,
+            &pos.legal_moves(),
+            &recent(&scorer)
+        ));
+        tree.children(0)
+            .map(|i| (tree.get(i).mv, tree.get(i).prior))
+            .collect()
+    }
+
+    #[test]
+    fn children_get_their_policy_share_as_puct_prior() {
+        let mut likes_links = Policy::uniform();
+        likes_links.weights[features::LINKS + 1] = 2.0;
+        let puct = Params {
+            puct: 1.0,
+            prior_visits: 0,
+            ..Params::default()
+        };
+        let learned = shares(&puct, &likes_links);
+        let total: f32 = learned.iter().map(|&(_, p)| p).sum();
+        assert!((total - 1.0).abs() < 1e-4, "shares sum to {total}");
+        let of = |name: &str| {
+            learned
+                .iter()
+                .find(|(m, _)| *m == Move::Peg(cell(name)))
+                .unwrap()
+                .1
+        };
+        assert!((of("D7") / of("B11") - 2f32.exp()).abs() < 1e-3);
+        // Without the learned policy every child gets an even share, and no virtual visits.
+        let hand = Params {
+            policy_prior: false,
+            ..puct
+        };
+        let even = shares(&hand, &likes_links);
+        let n = even.len() as f32;
+        assert!(even.iter().all(|&(_, p)| (p - 1.0 / n).abs() < 1e-7));
     }
 }

@@ -11,6 +11,9 @@ pub struct Node {
     pub visits: u32,
     /// Their total reward for the player who made `mv` (win 1, draw 0.5, loss 0).
     pub wins: f32,
+    /// The move's share of the learned policy among its siblings (PUCT's prior; 0 until the
+    /// parent's expansion sets it).
+    pub prior: f32,
     /// Index of the first child (meaningful when `children > 0`).
     pub first_child: u32,
     /// Number of children; 0 for a leaf.
@@ -40,6 +43,7 @@ impl Node {
             mv,
             visits: 0,
             wins: 0.0,
+            prior: 0.0,
             first_child: 0,
             children: 0,
             known: Known::Unknown,
@@ -161,9 +165,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_node_takes_sixteen_bytes() {
+    fn a_node_takes_twenty_bytes() {
         // The memory bound of `Params::max_nodes` is counted with this size.
-        assert_eq!(std::mem::size_of::<Node>(), 16);
+        assert_eq!(std::mem::size_of::<Node>(), 20);
     }
 
     #[test]
