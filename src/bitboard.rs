@@ -30,16 +30,18 @@ const fn knight_table() -> [Bitboard; CELLS] {
 }
 
 /// The holes a king's move from every cell (the eight around it, where they are holes).
-pub static KINGS: [Bitboard; CELLS] = king_table();
+pub static KINGS: [Bitboard; CELLS] = box_table(1);
 
-const fn king_table() -> [Bitboard; CELLS] {
+/// For every cell, the holes at most `r` columns and `r` rows from it, itself left out.
+pub(crate) const fn box_table(r: i32) -> [Bitboard; CELLS] {
     let mut out = [Bitboard::EMPTY; CELLS];
+    let side = 2 * r + 1;
     let mut i = 0;
     while i < CELLS {
         if let Some(c) = Cell::from_index(i) {
             let mut d = 0;
-            while d < 9 {
-                let (dx, dy) = (d % 3 - 1, d / 3 - 1);
+            while d < side * side {
+                let (dx, dy) = (d % side - r, d / side - r);
                 if let Some(n) = c.offset(dx, dy) {
                     if dx != 0 || dy != 0 {
                         out[i] = out[i].with_index(n.index());

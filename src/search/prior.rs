@@ -9,7 +9,7 @@
 
 use super::params::Params;
 use super::tree::Tree;
-use crate::bitboard::{Bitboard, KNIGHTS};
+use crate::bitboard::{box_table, Bitboard, KNIGHTS};
 use crate::cell::{Cell, CELLS};
 use crate::knowledge::features::Context;
 use crate::knowledge::Scorer;
@@ -27,28 +27,7 @@ pub struct Recent<'a> {
 }
 
 /// Every hole's box of holes at most two columns and two rows away (the hole left out).
-static NEAR: [Bitboard; CELLS] = near_table();
-
-const fn near_table() -> [Bitboard; CELLS] {
-    let mut out = [Bitboard::EMPTY; CELLS];
-    let mut i = 0;
-    while i < CELLS {
-        if let Some(c) = Cell::from_index(i) {
-            let mut d = 0;
-            while d < 25 {
-                let (dx, dy) = (d % 5 - 2, d / 5 - 2);
-                if let Some(n) = c.offset(dx, dy) {
-                    if dx != 0 || dy != 0 {
-                        out[i] = out[i].with_index(n.index());
-                    }
-                }
-                d += 1;
-            }
-        }
-        i += 1;
-    }
-    out
-}
+static NEAR: [Bitboard; CELLS] = box_table(2);
 
 /// What a prior looks at, read off the position once per expansion.
 struct Pegs {
