@@ -235,6 +235,17 @@ pub struct Neighbor {
 /// For every cell index, its 8 knight neighbours (invalid ones marked by `NO_BRIDGE`).
 pub static NEIGHBORS: [[Neighbor; 8]; CELLS] = neighbor_table();
 
+/// The knight step of direction `k` of [`NEIGHBORS`]: 0..4 point up from a cell ([`DIRS`]),
+/// 4..8 down (the cell is then the upper end).
+pub(crate) const fn step(k: usize) -> (i32, i32) {
+    let (dx, dy) = DIRS[k % 4];
+    if k < 4 {
+        (dx, dy)
+    } else {
+        (-dx, -dy)
+    }
+}
+
 pub(crate) const fn neighbor_table() -> [[Neighbor; 8]; CELLS] {
     let none = Neighbor {
         cell: 0,
@@ -246,9 +257,7 @@ pub(crate) const fn neighbor_table() -> [[Neighbor; 8]; CELLS] {
         if let Some(c) = Cell::from_index(i) {
             let mut k = 0;
             while k < 8 {
-                // Directions 0..4 point up from `c`; 4..8 point down (c is the upper end).
-                let (dx, dy) = DIRS[k % 4];
-                let (dx, dy) = if k < 4 { (dx, dy) } else { (-dx, -dy) };
+                let (dx, dy) = step(k);
                 if let Some(n) = c.offset(dx, dy) {
                     let lower = if k < 4 { c } else { n };
                     if let Some(b) = Bridge::new(lower, k % 4) {

@@ -252,9 +252,8 @@ impl<'a> Context<'a> {
     /// pegs it faces.
     fn knights(&self, c: Cell, out: &mut Active) {
         let mut counts = [0u32; 10];
-        let mut roots = [usize::MAX; 8];
-        let mut opp_roots = [usize::MAX; 8];
-        let (mut links, mut groups, mut facing, mut opp_groups) = (0, 0, 0, 0);
+        let (mut groups, mut opp_groups) = (Groups::default(), Groups::default());
+        let (mut links, mut facing) = (0, 0);
         let opp_may = c.allowed_for(self.mover.other());
         for (k, n) in NEIGHBORS[c.index()].iter().enumerate() {
             // Directions 1, 2, 5 and 6 climb two rows; for player 1 the board is transposed.
@@ -264,11 +263,7 @@ impl<'a> Context<'a> {
             } else if self.own.has_index(n.cell as usize) {
                 if self.board.blocked_index(self.mover, n.bridge as usize) == 0 {
                     links += 1;
-                    let root = self.board.group(n.cell as usize);
-                    if !roots.contains(&root) {
-                        roots[groups] = root;
-                        groups += 1;
-                    }
+                    groups.add(self.board.group(n.cell as usize));
                     2
                 } else {
                     3
@@ -277,11 +272,7 @@ impl<'a> Context<'a> {
                 facing += 1;
                 let other = self.mover.other();
                 if opp_may && self.board.blocked_index(other, n.bridge as usize) == 0 {
-                    let root = self.board.group(n.cell as usize);
-                    if !opp_roots.contains(&root) {
-                        opp_roots[opp_groups] = root;
-                        opp_groups += 1;
-                    }
+                    opp_groups.add(self.board.group(n.cell as usize));
                 }
                 4
             } else {
@@ -293,11 +284,35 @@ impl<'a> Context<'a> {
             out.add(KNIGHT + i, n);
         }
         out.add(LINKS + links.min(3), 1);
-        out.add(GROUPS + groups.min(2), 1);
+        out.add(GROUPS + groups.len.min(2), 1);
         out.add(BLOCK + facing.min(3), 1);
-        out.add(OPP_GROUPS + opp_groups.min(2), 1);
+        out.add(OPP_GROUPS + opp_groups.len.min(2), 1);
         let reach = self.board.reach(self.mover, c);
         out.add(REACH + reach.count_ones() as usize, 1);
+    }
+}
+
+/// The distinct groups (union-find roots) among a hole's knight neighbours.
+struct Groups {
+    roots: [usize; 8],
+    len: usize,
+}
+
+impl Default for Groups {
+    fn default() -> Self {
+        Groups {
+            roots: [usize::MAX; 8],
+            len: 0,
+        }
+    }
+}
+
+impl Groups {
+    fn add(&mut self, root: usize) {
+        if !self.roots.contains(&root) {
+            self.roots[self.len] = root;
+            self.len += 1;
+        }
     }
 }
 

@@ -3,24 +3,13 @@
 //! peg on either joins them).
 
 use crate::bitboard::Bitboard;
-use crate::bridge::DIRS;
+use crate::bridge::step;
 use crate::cell::{Cell, CELLS};
 
 /// Where the offset `(dx, dy)` (each in -4..=4) sits in the tables below.
 #[inline]
 pub fn slot(dx: i32, dy: i32) -> usize {
     ((dy + 4) * 9 + dx + 4) as usize
-}
-
-/// The knight step of each direction of [`crate::bridge::NEIGHBORS`]: 0..4 are [`DIRS`],
-/// 4..8 their opposites.
-const fn step(k: usize) -> (i32, i32) {
-    let (dx, dy) = DIRS[k % 4];
-    if k < 4 {
-        (dx, dy)
-    } else {
-        (-dx, -dy)
-    }
 }
 
 /// The direction of each knight step, by [`slot`]; 8 where the offset is no knight step.
