@@ -4,6 +4,7 @@
 pub mod encoding;
 pub mod features;
 mod shapes;
+pub mod value;
 mod weights;
 
 use crate::cell::{Cell, Player, CELLS};

@@ -7,7 +7,7 @@ use super::policy::saving_playout;
 use super::prior::{self, Recent};
 use super::tree::{Known, Node, Tree, ROOT};
 use crate::cell::{Cell, Player};
-use crate::knowledge::Scorer;
+use crate::knowledge::{value, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
@@ -27,13 +27,30 @@ pub struct Iteration {
     path: Vec<(u32, Player)>,
 }
 
-/// Reward of a result for `mover`: win 1, draw ½, loss 0.
-#[inline]
-fn reward(winner: Option<Player>, mover: Player) -> f32 {
-    match winner {
-        Some(w) if w == mover => 1.0,
-        Some(_) => 0.0,
-        None => 0.5,
+/// How an iteration ended: the winner of its game (`None` for a draw) and, where the value
+/// was mixed in, the chance it gave the player to move at the leaf.
+#[derive(Clone, Copy)]
+struct Outcome {
+    winner: Option<Player>,
+    value: Option<(Player, f32)>,
+}
+
+impl Outcome {
+    /// Reward for `mover`: win 1, draw ½, loss 0, mixed with the value by `mix`.
+    #[inline]
+    fn reward(self, mover: Player, mix: f32) -> f32 {
+        let played = match self.winner {
+            Some(w) if w == mover => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        };
+        match self.value {
+            Some((p, v)) => {
+                let v = if p == mover { v } else { 1.0 - v };
+                played + mix * (v - played)
+            }
+            None => played,
+        }
     }
 }
 
@@ -54,23 +71,33 @@ impl Iteration {
         let mut node = ROOT;
         let mut plies = 0;
         let mut last = None;
-        let winner = loop {
+        let outcome = loop {
             let n = *tree.get(node);
-            match n.known {
-                Known::Win => break Some(pos.to_move().other()),
-                Known::Loss => break Some(pos.to_move()),
-                Known::Draw => break None,
-                Known::Unknown | Known::Open => {}
+            let proven = match n.known {
+                Known::Win => Some(Some(pos.to_move().other())),
+                Known::Loss => Some(Some(pos.to_move())),
+                Known::Draw => Some(None),
+                Known::Unknown | Known::Open => None,
+            };
+            if let Some(winner) = proven {
+                break Outcome {
+                    winner,
+                    value: None,
+                };
             }
             let ripe = n.visits >= params.expand_after + params.prior_visits;
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
+                let value = (params.value_mix > 0.0).then(|| {
+                    let v = value::value(&pos, params.value_bias, params.value_scale);
+                    (pos.to_move(), v)
+                });
                 let (winner, played) = if params.saves {
                     saving_playout(&mut pos, rng, last)
                 } else {
                     playout(&mut pos, rng)
                 };
                 plies += played;
-                break winner;
+                break Outcome { winner, value };
             }
             node = select(params, tree, node);
             let mover = pos.to_move();
@@ -83,7 +110,7 @@ impl Iteration {
             plies += 1;
             self.path.push((node, mover));
         };
-        self.back_up(params, tree, winner);
+        self.back_up(params, tree, outcome);
         plies
     }
 
@@ -106,7 +133,7 @@ impl Iteration {
     }
 
     /// Backs the result up the path, deepest node first.
-    fn back_up(&self, params: &Params, tree: &mut Tree, winner: Option<Player>) {
+    fn back_up(&self, params: &Params, tree: &mut Tree, outcome: Outcome) {
         let mut below = Known::Open;
         for &(i, mover) in self.path.iter().rev() {
             if params.solver && i != ROOT {
@@ -114,7 +141,7 @@ impl Iteration {
             }
             let n = tree.get_mut(i);
             n.visits += 1;
-            n.wins += reward(winner, mover);
+            n.wins += outcome.reward(mover, params.value_mix);
         }
     }
 }
@@ -202,5 +229,28 @@ fn step(pos: &mut Position, mv: Move) -> Known {
             pos.play_unchecked(Move::Swap);
             Known::Open
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_value_mixes_into_the_reward_from_each_mover_side() {
+        let won = Outcome {
+            winner: Some(Player::Zero),
+            value: Some((Player::One, 0.8)),
+        };
+        assert_eq!(won.reward(Player::Zero, 0.0), 1.0);
+        assert_eq!(won.reward(Player::One, 0.0), 0.0);
+        // Player 1 to move at the leaf was given 0.8; player 0 then has 0.2.
+        assert!((won.reward(Player::Zero, 1.0) - 0.2).abs() < 1e-6);
+        assert!((won.reward(Player::One, 0.25) - 0.2).abs() < 1e-6);
+        let drawn = Outcome {
+            winner: None,
+            value: None,
+        };
+        assert_eq!(drawn.reward(Player::One, 0.5), 0.5);
     }
 }

@@ -55,7 +55,7 @@ macro_rules! with_params {
             expand_after: u32 = 2, min 1, max 64, step 1;
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
             /// unvisited children are tried first.
-            prior_visits: u32 = 10, min 0, max 100, step 2;
+            prior_visits: u32 = 20, min 0, max 100, step 2;
             /// Prior value of a hole with no peg within two columns and rows.
             prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
             /// Prior value of a hole with a peg within two columns and rows.
@@ -74,6 +74,14 @@ macro_rules! with_params {
             /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
             /// `p` its share of the learned policy (with `policy_prior`; else even shares).
             puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;
+            /// Weight of the distance value ([`crate::knowledge::value`]) in each iteration's
+            /// result, against the playout's (0: playouts alone).
+            value_mix: f32 = 0.0, min 0.0, max 1.0, step 0.05;
+            /// The value's log-odds for the mover when both players are equally far from their
+            /// borders: the edge of being on move (fitted by `twixt-train value`).
+            value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
+            /// The value's log-odds per peg the mover is nearer its borders than the opponent.
+            value_scale: f32 = 1.38, min 0.0, max 4.0, step 0.1;
             /// Most tree nodes kept (memory bound: 20 bytes each; CodinGame allows 768 MB).
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.
@@ -157,7 +165,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 16);
+        assert_eq!(Params::NAMES.len(), 19);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

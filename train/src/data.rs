@@ -309,6 +309,24 @@ pub fn read(path: &Path) -> Result<DataFile> {
     parse(&bytes).with_context(|| path.display().to_string())
 }
 
+/// Reads the games of every file for training; a torn file is an error, not a smaller data
+/// set.
+pub fn read_complete(paths: &[std::path::PathBuf]) -> Result<Vec<Game>> {
+    let mut out = Vec::new();
+    for path in paths {
+        let file = read(path)?;
+        if let Some(at) = file.torn_at {
+            anyhow::bail!(
+                "{}: offset {at}: a torn game record (a self-play run was stopped while \
+                 writing); `selfplay --resume` with the same settings mends it",
+                path.display()
+            );
+        }
+        out.extend(file.games);
+    }
+    Ok(out)
+}
+
 /// Parses the bytes of a data file (see [`read`]).
 pub fn parse(bytes: &[u8]) -> Result<DataFile> {
     let header = Header::from_bytes(bytes)?;

@@ -30,23 +30,12 @@ pub struct FitOptions {
 }
 
 /// Games whose index is a multiple of this are held out for scoring.
-const HOLD_OUT_EVERY: u32 = 10;
+pub const HOLD_OUT_EVERY: u32 = 10;
 
 /// Reads the examples of every file; a torn file is an error, not a smaller data set.
 fn load(paths: &[PathBuf]) -> Result<Vec<Example>> {
-    let mut out = Vec::new();
-    for path in paths {
-        let file = data::read(path)?;
-        if let Some(at) = file.torn_at {
-            bail!(
-                "{}: offset {at}: a torn game record (a self-play run was stopped while \
-                 writing); `selfplay --resume` with the same settings mends it",
-                path.display()
-            );
-        }
-        out.extend(file.games.iter().flat_map(examples::of_game));
-    }
-    Ok(out)
+    let games = data::read_complete(paths)?;
+    Ok(games.iter().flat_map(examples::of_game).collect())
 }
 
 fn line(name: &str, s: &Scores) -> String {

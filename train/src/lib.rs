@@ -11,3 +11,4 @@ pub mod fitcmd;
 pub mod info;
 pub mod model;
 pub mod selfplay;
+pub mod value;

@@ -10,6 +10,7 @@ use twixt_train::export;
 use twixt_train::fitcmd::{self, FitOptions};
 use twixt_train::info;
 use twixt_train::selfplay::{self, SelfplayOptions};
+use twixt_train::value::{self, ValueOptions};
 
 #[derive(Parser)]
 #[command(
@@ -29,6 +30,9 @@ enum Command {
     Selfplay(SelfplayOptions),
     /// Fit the policy to the search's visits in self-play data, and score it on held-out games.
     Fit(FitOptions),
+    /// Fit the value's two weights (`value_bias`, `value_scale`) to self-play results, and
+    /// score it on held-out games against the search's own estimate.
+    Value(ValueOptions),
     /// Write the engine module that ships a model's weights in the bot.
     Export {
         /// The model file written by `fit`.
@@ -49,6 +53,7 @@ fn main() -> ExitCode {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
         Command::Fit(options) => fitcmd::run(&options),
+        Command::Value(options) => value::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
     };
     match result {

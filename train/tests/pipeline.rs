@@ -1,12 +1,12 @@
 //! The whole pipeline in small, as the README runs it: a few self-play games, a fit, the
-//! export, the engine's decoding of it, and a search that uses it.
+//! export, the engine's decoding of it, the value's fit, and a search that uses both.
 
 use twixt::knowledge::{encoding, Policy};
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
 use twixt::Position;
 use twixt_train::selfplay::{self, SelfplayOptions};
-use twixt_train::{data, examples, export, fit, model};
+use twixt_train::{data, examples, export, fit, model, value};
 
 #[test]
 fn selfplay_fit_export_load_and_search() {
@@ -47,8 +47,18 @@ fn selfplay_fit_export_load_and_search() {
         policy
     );
 
+    // The value's fit: a player nearer its borders wins more often.
+    let samples: Vec<_> = file.games.iter().flat_map(value::samples).collect();
+    let (bias, scale) = value::fit(&samples);
+    let share = samples.iter().map(|s| s.won).sum::<f64>() / samples.len() as f64;
+    let fitted = value::log_loss(&samples, |s| 1.0 / (1.0 + (-(bias + scale * s.gap)).exp()));
+    assert!(scale > 0.0 && fitted < value::log_loss(&samples, |_| share));
+
     let params = Params {
         policy_prior: true,
+        value_mix: 0.2,
+        value_bias: bias as f32,
+        value_scale: scale as f32,
         ..Params::default()
     };
     let mut searcher = Searcher::with_policy(params, 1, Policy { weights: decoded });
