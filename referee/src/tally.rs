@@ -61,12 +61,19 @@ impl Splits {
     /// `A by seat: 124.0/200 as player 0, ...`, then the swaps and the lengths of the losses.
     pub fn lines(&self) -> String {
         let score = |(half, games): (u64, u64)| format!("{:.1}/{games}", half as f64 / 2.0);
+        let swaps = if self.swaps.iter().all(|&(_, games)| games == 0) {
+            "no swaps".to_string()
+        } else {
+            format!(
+                "after a swap: {} after A's, {} after B's",
+                score(self.swaps[0]),
+                score(self.swaps[1])
+            )
+        };
         let mut out = format!(
-            "A by seat: {} as player 0, {} as player 1; after a swap: {} after A's, {} after B's\n",
+            "A by seat: {} as player 0, {} as player 1; {swaps}\n",
             score(self.seats[0]),
             score(self.seats[1]),
-            score(self.swaps[0]),
-            score(self.swaps[1])
         );
         for (name, plies) in ["A", "B"].iter().zip(&self.losses) {
             let mut v = plies.clone();
@@ -301,5 +308,9 @@ mod tests {
         ));
         assert!(lines.contains("A lost 2 games: 3 to 5 plies, median 3"));
         assert!(lines.contains("B lost 2 games: 3 to 4 plies, median 3"));
+        let mut unswapped = Tally::default();
+        unswapped.add(&game(1, 0, "E5 E7 F7", 0));
+        let lines = unswapped.engine_lines(["A", "B"]);
+        assert!(lines.contains("A by seat: 1.0/1 as player 0, 0.0/0 as player 1; no swaps\n"));
     }
 }
