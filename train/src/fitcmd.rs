@@ -30,7 +30,28 @@ pub struct FitOptions {
 }
 
 /// Games whose index is a multiple of this are held out for scoring.
-pub const HOLD_OUT_EVERY: u32 = 10;
+const HOLD_OUT_EVERY: u32 = 10;
+
+/// Splits positions into those held out for scoring (from games 0, 10, 20, ...) and those to
+/// fit, by `game`, each position's game index; an error when either part is empty.
+pub fn hold_out<T>(all: Vec<T>, game: impl Fn(&T) -> u32) -> Result<(Vec<T>, Vec<T>)> {
+    let (held, train): (Vec<T>, Vec<T>) = all
+        .into_iter()
+        .partition(|t| game(t).is_multiple_of(HOLD_OUT_EVERY));
+    if train.is_empty() || held.is_empty() {
+        bail!(
+            "too few games to fit and score: {} positions to fit, {} held out",
+            train.len(),
+            held.len()
+        );
+    }
+    println!(
+        "positions: {} to fit, {} held out (games 0, 10, 20, ...)",
+        train.len(),
+        held.len()
+    );
+    Ok((held, train))
+}
 
 /// Reads the examples of every file; a torn file is an error, not a smaller data set.
 fn load(paths: &[PathBuf]) -> Result<Vec<Example>> {
@@ -51,21 +72,7 @@ fn line(name: &str, s: &Scores) -> String {
 /// Runs `fit`.
 pub fn run(options: &FitOptions) -> Result<()> {
     let start = Instant::now();
-    let all = load(&options.data)?;
-    let (held, train): (Vec<Example>, Vec<Example>) =
-        all.into_iter().partition(|e| e.game % HOLD_OUT_EVERY == 0);
-    if train.is_empty() || held.is_empty() {
-        bail!(
-            "too few games to fit and score: {} positions to fit, {} held out",
-            train.len(),
-            held.len()
-        );
-    }
-    println!(
-        "examples: {} positions to fit, {} held out (games 0, 10, 20, ...)",
-        train.len(),
-        held.len()
-    );
+    let (held, train) = hold_out(load(&options.data)?, |e: &Example| e.game)?;
     println!(
         "{}",
         line("uniform", &fit::score(&Policy::uniform(), &held))

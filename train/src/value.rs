@@ -5,8 +5,8 @@
 //! score it against the search's own estimate of the same positions.
 
 use crate::data::{self, Game};
-use crate::fitcmd::HOLD_OUT_EVERY;
-use anyhow::{bail, Result};
+use crate::fitcmd::hold_out;
+use anyhow::Result;
 use std::path::PathBuf;
 use twixt::knowledge::value::distance;
 use twixt::{Player, Position};
@@ -48,7 +48,8 @@ pub fn samples(game: &Game) -> Vec<Sample> {
     out
 }
 
-fn sigmoid(z: f64) -> f64 {
+/// The logistic function: log-odds to a chance.
+pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
@@ -105,22 +106,9 @@ pub struct ValueOptions {
 pub fn run(options: &ValueOptions) -> Result<()> {
     let games = data::read_complete(&options.data)?;
     let all: Vec<Sample> = games.iter().flat_map(samples).collect();
-    let (held, train): (Vec<Sample>, Vec<Sample>) =
-        all.into_iter().partition(|s| s.game % HOLD_OUT_EVERY == 0);
-    if train.is_empty() || held.is_empty() {
-        bail!(
-            "too few games to fit and score: {} positions to fit, {} held out",
-            train.len(),
-            held.len()
-        );
-    }
+    let (held, train) = hold_out(all, |s| s.game)?;
     let (b, k) = fit(&train);
     let share = train.iter().map(|s| s.won).sum::<f64>() / train.len() as f64;
-    println!(
-        "positions: {} to fit, {} held out (games 0, 10, 20, ...)",
-        train.len(),
-        held.len()
-    );
     println!("value_bias {b:.4}  value_scale {k:.4}");
     println!("held-out log-loss of the mover's result:");
     println!("  constant {share:.3}    {:.4}", log_loss(&held, |_| share));

@@ -51,7 +51,7 @@ fn selfplay_fit_export_load_and_search() {
     let samples: Vec<_> = file.games.iter().flat_map(value::samples).collect();
     let (bias, scale) = value::fit(&samples);
     let share = samples.iter().map(|s| s.won).sum::<f64>() / samples.len() as f64;
-    let fitted = value::log_loss(&samples, |s| 1.0 / (1.0 + (-(bias + scale * s.gap)).exp()));
+    let fitted = value::log_loss(&samples, |s| value::sigmoid(bias + scale * s.gap));
     assert!(scale > 0.0 && fitted < value::log_loss(&samples, |_| share));
 
     let params = Params {
