@@ -1,6 +1,8 @@
 //! Positions the bot has never seen, taken from random games and judged with the reference
 //! rules: where the player to move can win at once, the built bot must win; where the
-//! opponent threatens to win at once and one move can stop it, the bot must stop it.
+//! opponent threatens to win at once and one move can stop it, the bot must stop it; where
+//! the player to move has a forced win in two (a move after which every reply loses to a win
+//! at once), the bot must keep it.
 
 // Host-only test code.
 #![allow(clippy::incompatible_msrv)]
@@ -9,7 +11,8 @@ mod bot_process;
 
 use bot_process::run_bot;
 use twixt::rng::FastRng;
-use twixt::Move;
+use twixt::search::tactics;
+use twixt::{Move, Position};
 use twixt_reference::turn_input;
 use twixt_reference::RefGame;
 
@@ -38,6 +41,71 @@ fn stops(g: &RefGame) -> Vec<Move> {
             next.play(m).is_ok() && wins(&next).is_empty()
         })
         .collect()
+}
+
+/// Whether the mover can win at once (the reference rules).
+fn has_win(g: &RefGame) -> bool {
+    let me = g.to_move();
+    g.legal_holes(me).into_iter().any(|c| {
+        let mut next = g.clone();
+        next.play(Move::Peg(c)).is_ok() && next.winner() == Some(me)
+    })
+}
+
+/// Whether `mv` keeps a forced win in two for the mover, by the reference rules: the game
+/// goes on, and every reply leaves the mover a win at once.
+fn forces_win_in_two(g: &RefGame, mv: Move) -> bool {
+    let mut next = g.clone();
+    if next.play(mv).is_err() || next.outcome().is_some() {
+        return false;
+    }
+    next.legal_moves().into_iter().all(|reply| {
+        let mut after = next.clone();
+        after.play(reply).is_ok() && after.outcome().is_none() && has_win(&after)
+    })
+}
+
+/// Whether, by the engine's rules, the mover has a forced win in two but no win in one and
+/// faces no threat. Only picks positions; the reference judges the bot's answers.
+fn engine_sees_win_in_two(pos: &Position) -> bool {
+    if tactics::can_win_now(pos) || !tactics::threats(pos).is_empty() {
+        return false;
+    }
+    pos.legal_moves().into_iter().any(|mv| {
+        let mut next = pos.clone();
+        next.play_unchecked(mv);
+        !tactics::can_win_now(&next)
+            && !tactics::threats(&next).is_empty()
+            && next.legal_moves().into_iter().all(|reply| {
+                let mut after = next.clone();
+                after.play_unchecked(reply);
+                tactics::can_win_now(&after)
+            })
+    })
+}
+
+/// Up to `n` positions from random games where the mover has a forced win in two, one per
+/// game, at the first ply that has one.
+fn wins_in_two(n: usize) -> Vec<RefGame> {
+    let mut out = Vec::new();
+    for seed in 1000..1400 {
+        if out.len() == n {
+            break;
+        }
+        let mut rng = FastRng::new(seed);
+        let (mut g, mut pos) = (RefGame::new(), Position::new());
+        while g.outcome().is_none() {
+            if pos.legal_moves().len() > 1 && engine_sees_win_in_two(&pos) {
+                out.push(g);
+                break;
+            }
+            let holes = g.legal_holes(g.to_move());
+            let mv = Move::Peg(holes[rng.below(holes.len() as u32) as usize]);
+            g.play(mv).unwrap();
+            pos.play(mv).unwrap();
+        }
+    }
+    out
 }
 
 /// What a position asks of the bot, and the moves that answer it.
@@ -79,8 +147,8 @@ fn positions() -> (Vec<(RefGame, Task)>, [usize; 2]) {
     (out, counts)
 }
 
-fn bot_answer(input: &str) -> Move {
-    let run = run_bot(input, 300, 5);
+fn bot_answer(input: &str, playouts: u64) -> Move {
+    let run = run_bot(input, playouts, 5);
     assert_eq!(run.code, 0, "the bot failed: {}", run.stderr);
     let text = run.stdout;
     let token = text.split_whitespace().next().unwrap_or("");
@@ -96,7 +164,7 @@ fn the_bot_wins_in_one_and_stops_wins_in_one() {
     let mut by_side = [0; 2];
     for (g, task) in &positions {
         by_side[g.to_move().index()] += 1;
-        let mv = bot_answer(&turn_input(g));
+        let mv = bot_answer(&turn_input(g), 300);
         let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
         let (ok, what) = match task {
             Task::Win(w) => (w.contains(&mv), "win"),
@@ -104,6 +172,38 @@ fn the_bot_wins_in_one_and_stops_wins_in_one() {
         };
         assert!(ok, "after {}: {mv} does not {what}", moves.join(" "));
     }
+    assert!(
+        by_side.iter().all(|&n| n > 0),
+        "both sides were tested: {by_side:?}"
+    );
+}
+
+#[test]
+fn the_bot_keeps_forced_wins_in_two() {
+    let positions = wins_in_two(EACH);
+    assert_eq!(positions.len(), EACH, "random games gave enough positions");
+    let mut by_side = [0; 2];
+    let mut misses = Vec::new();
+    for g in &positions {
+        assert!(!has_win(g), "the reference finds no win in one");
+        by_side[g.to_move().index()] += 1;
+        let mv = bot_answer(&turn_input(g), 20_000);
+        if !forces_win_in_two(g, mv) {
+            let moves: Vec<String> = g.moves().iter().map(|m| m.to_string()).collect();
+            let keep: Vec<String> = g
+                .legal_moves()
+                .into_iter()
+                .filter(|&m| forces_win_in_two(g, m))
+                .map(|m| m.to_string())
+                .collect();
+            misses.push(format!(
+                "after {}: {mv} instead of one of {}",
+                moves.join(" "),
+                keep.join(" ")
+            ));
+        }
+    }
+    assert!(misses.is_empty(), "{}", misses.join("\n"));
     assert!(
         by_side.iter().all(|&n| n > 0),
         "both sides were tested: {by_side:?}"

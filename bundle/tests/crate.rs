@@ -80,9 +80,10 @@ fn rand_rlib() -> PathBuf {
 #[test]
 fn the_bot_bundle_compiles_as_one_file_and_fits() {
     let bundle = bundle::bundle(&Options::for_crate(crate_dir())).unwrap();
-    // The learned policy (src/knowledge/) took 10,000 of the room this budget kept for it;
-    // 90,000 keeps the rest of the 100,000 for what comes next.
-    assert!(bundle.chars() < 90_000, "{} characters", bundle.chars());
+    // The learned policy and value (src/knowledge/) took 10,000 of the room this budget kept
+    // for them, the forced win in two 1,000 more; 92,000 keeps the rest of the 100,000 for
+    // what comes next.
+    assert!(bundle.chars() < 92_000, "{} characters", bundle.chars());
     let rand = format!("rand={}", rand_rlib().display());
     let deps = format!("dependency={}", rand_rlib().parent().unwrap().display());
     let compiled = compile(&bundle.source, &["--extern", &rand, "-L", &deps]);

@@ -146,6 +146,7 @@ impl Bot {
                     mv: report.best,
                     message: match report.found {
                         Found::WinInOne => "win".to_string(),
+                        Found::WinInTwo => "win in two".to_string(),
                         Found::Search => format!("{:.0}%", report.value * 100.0),
                     },
                 }
@@ -226,6 +227,7 @@ impl Bot {
 fn describe(r: &Report) -> String {
     match r.found {
         Found::WinInOne => format!("{} wins at once", r.best),
+        Found::WinInTwo => format!("{} wins in two", r.best),
         Found::Search => format!(
             "{} value {:.3}{} visits {} playouts {} nodes {} reused {}",
             r.best,

@@ -36,6 +36,8 @@ pub struct Limits {
 pub enum Found {
     /// An immediate win, played without searching.
     WinInOne,
+    /// A forced win in two ([`tactics::win_in_two`]), played without searching.
+    WinInTwo,
     /// By the tree search.
     Search,
 }
@@ -63,8 +65,26 @@ pub struct Report {
     pub plies: u64,
     /// The root's moves with the visits the search gave each (prior visits not counted), in
     /// the tree's order: the search's move distribution, which a trainer learns from. Empty
-    /// for a win in one.
+    /// for a move the tactics found.
     pub root: Vec<(Move, u32)>,
+}
+
+impl Report {
+    /// A move the one- and two-move tactics found, with nothing searched.
+    fn tactical(c: Cell, found: Found) -> Report {
+        Report {
+            best: Move::Peg(c),
+            value: 1.0,
+            best_visits: 0,
+            found,
+            iterations: 0,
+            nodes: 0,
+            reused: 0,
+            proven: Known::Win,
+            plies: 0,
+            root: Vec::new(),
+        }
+    }
 }
 
 /// Runs searches with one set of parameters and one random stream.
@@ -138,18 +158,12 @@ impl Searcher {
             return None;
         }
         if let Some(&c) = tactics::winning_holes(pos).first() {
-            return Some(Report {
-                best: Move::Peg(c),
-                value: 1.0,
-                best_visits: 0,
-                found: Found::WinInOne,
-                iterations: 0,
-                nodes: 0,
-                reused: 0,
-                proven: Known::Win,
-                plies: 0,
-                root: Vec::new(),
-            });
+            return Some(Report::tactical(c, Found::WinInOne));
+        }
+        if self.params.win_in_two {
+            if let Some(c) = tactics::win_in_two(pos) {
+                return Some(Report::tactical(c, Found::WinInTwo));
+            }
         }
         let mut root_moves = moves;
         let mut reusable = last;

@@ -46,6 +46,9 @@ macro_rules! with_params {
             /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
             /// losses.
             solver: bool = false, min false, max true, step true;
+            /// Play a forced win in two without searching: a peg after which the opponent has
+            /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
+            win_in_two: bool = true, min false, max true, step true;
             /// Keep the subtree of the position reached after our move and the opponent's
             /// reply.
             reuse_tree: bool = false, min false, max true, step true;
@@ -165,7 +168,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 19);
+        assert_eq!(Params::NAMES.len(), 20);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }
