@@ -6,25 +6,26 @@ use crate::cell::{Cell, SIZE};
 /// Player 0's score in percent when its first peg stands on a hole of the quarter board
 /// (rows 1-6 down, columns B-F across) and player 1 plays on without swapping. The other
 /// quarters follow by the board's two mirror symmetries, which keep each player's borders.
-/// Printed by `scripts/opening-table 16 clock B2 D2 B4 C3 D3 E3 C4 F6`: 256 self-play games
-/// at CodinGame's clocks (32 from each of those holes), as predicted by a line through them
-/// from a 1M-iteration search of each hole (32 games alone are too few to rank holes). At
-/// this clock every first peg is worth more than half to player 0.
+/// Printed by `scripts/opening-table 16 clock B2 D2 B4 C3 D3 E3 C4 F6` with the bot of commit
+/// 568f34a: 256 self-play games at CodinGame's clocks (32 from each of those holes), as
+/// predicted by a line through them from a 1M-iteration search of each hole (32 games alone
+/// are too few to rank holes). At this clock every first peg is worth more than half to
+/// player 0.
 const P0_SCORE: [[u8; 5]; 6] = [
     // B   C   D   E   F
-    [55, 55, 55, 54, 55], // row 1
-    [55, 56, 56, 56, 56], // row 2
-    [56, 59, 60, 60, 60], // row 3
-    [58, 62, 63, 64, 64], // row 4
-    [58, 63, 64, 67, 68], // row 5
-    [59, 63, 65, 69, 70], // row 6
+    [60, 61, 61, 60, 60], // row 1
+    [61, 61, 61, 61, 60], // row 2
+    [60, 62, 62, 62, 63], // row 3
+    [61, 65, 64, 63, 64], // row 4
+    [61, 65, 64, 67, 65], // row 5
+    [63, 64, 65, 66, 69], // row 6
 ];
 
-/// Our first peg is the hole whose score is nearest this. Against an opponent that swaps by
-/// this table, the weakest hole (54%) would be best; but opponents swap central pegs far more
-/// often than a peg like C4 (62%): OpenSpiel's MCTS at SIMS=60000 swapped 96 of 100 central
-/// first pegs and 10 of 100 on C4 (`docs/OPENINGS.md`).
-const FIRST_PEG_TARGET: u8 = 62;
+/// Our first peg is the hole whose score is nearest this: C4. Against an opponent that swaps
+/// by this table, the weakest hole would be best; but opponents swap central pegs far more
+/// often than a peg like C4: OpenSpiel's MCTS at SIMS=60000 swapped 96 of 100 central first
+/// pegs and 10 of 100 on C4 (`docs/OPENINGS.md`).
+const FIRST_PEG_TARGET: u8 = 65;
 
 /// Player 0's score after a first peg on `c`, or `None` where player 0 may not play.
 pub fn score(c: Cell) -> Option<u8> {
@@ -36,11 +37,12 @@ pub fn score(c: Cell) -> Option<u8> {
     Some(P0_SCORE[y as usize][x as usize - 1])
 }
 
-/// Player 1 swaps a first peg scoring at least this. The edge rows' 54-56% rest on the
-/// line's extrapolation (row 1 was not played at the real clock; B2 scored 16 of 32), and at
-/// 20,000 iterations a move player 0 scored 28% from row 2 (34 of 120) and 47% from row 1
-/// (56 of 120): a swap there is not clearly worth giving the opponent the move.
-const SWAP_FROM: u8 = 58;
+/// Player 1 swaps a first peg scoring at least this: columns C-J of rows 3-10, and B6, B7,
+/// K6 and K7. The edge rows' 60-61% rest on the line's extrapolation (row 1 was not
+/// played at the real clock; B2 scored 15 of 32), and at 20,000 iterations a move player 0
+/// scored 28% from row 2 (34 of 120) and 47% from row 1 (56 of 120): a swap there is not
+/// clearly worth giving the opponent the move.
+const SWAP_FROM: u8 = 62;
 
 /// Whether player 1 should swap player 0's first peg on `first`: player 0 scores clearly
 /// more than half from there.
@@ -86,10 +88,10 @@ mod tests {
 
     #[test]
     fn pegs_off_the_edge_rows_are_swapped_and_ours_is_off_centre() {
-        for c in ["F6", "G7", "E5", "H8", "B4", "K9", "C3", "J10"] {
+        for c in ["F6", "G7", "E5", "H8", "C3", "J10", "B6", "K7"] {
             assert!(should_swap(cell(c)), "{c}");
         }
-        for c in ["B2", "E1", "K12", "F11", "B3", "A5"] {
+        for c in ["B2", "E1", "K12", "F11", "B3", "A5", "B4", "K9", "D2"] {
             assert!(!should_swap(cell(c)), "{c}");
         }
         let first = first_peg();
