@@ -5,7 +5,8 @@ use super::params::Params;
 use super::playout::playout;
 use super::policy::saving_playout;
 use super::prior::{self, Recent};
-use super::tree::{Known, Node, Tree, ROOT};
+use super::select::select;
+use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
 use crate::knowledge::{value, Scorer};
 use crate::position::{Move, Position};
@@ -162,54 +163,6 @@ fn prove(tree: &mut Tree, i: u32, below: Known) -> Known {
         n.known = k;
     }
     n.known
-}
-
-/// The child of `parent` to walk to: with `puct` at 0 the best UCT score
-/// `q + exploration * sqrt(ln N / n)`, an unvisited child first; else the best PUCT score
-/// `q + puct * p * sqrt(N) / (1 + n)`, where `p` is the child's prior share and an unvisited
-/// child counts as a draw.
-fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
-    let parent_visits = tree.get(parent).visits.max(1) as f32;
-    if params.puct > 0.0 {
-        let scale = params.puct * parent_visits.sqrt();
-        pick(params, tree, parent, |n| {
-            n.value() + scale * n.prior / (1 + n.visits) as f32
-        })
-    } else {
-        let (log_n, c) = (parent_visits.ln(), params.exploration);
-        pick(params, tree, parent, |n| {
-            if n.visits == 0 {
-                f32::INFINITY
-            } else {
-                n.value() + c * (log_n / n.visits as f32).sqrt()
-            }
-        })
-    }
-}
-
-/// The child of `parent` with the best `score`: the first scoring infinity at once, and
-/// with the solver on, a proven win at once and never a proven loss.
-#[inline(always)]
-fn pick(params: &Params, tree: &Tree, parent: u32, score: impl Fn(&Node) -> f32) -> u32 {
-    let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
-    for i in tree.children(parent) {
-        let n = tree.get(i);
-        if params.solver {
-            match n.known {
-                Known::Win => return i,
-                Known::Loss => continue,
-                _ => {}
-            }
-        }
-        let s = score(n);
-        if s == f32::INFINITY {
-            return i;
-        }
-        if s > best.0 {
-            best = (s, i);
-        }
-    }
-    best.1
 }
 
 /// Plays `mv` and says whether the game goes on.

@@ -10,6 +10,7 @@ pub mod params;
 pub mod playout;
 pub mod policy;
 pub mod prior;
+mod select;
 pub mod tactics;
 pub mod tree;
 

@@ -110,6 +110,13 @@ impl Tree {
         n.first_child..n.first_child + n.children as u32
     }
 
+    /// The children's nodes, in order.
+    #[inline]
+    pub fn child_nodes(&self, i: u32) -> &[Node] {
+        let r = self.children(i);
+        &self.nodes[r.start as usize..r.end as usize]
+    }
+
     /// Adds children for `moves` under `i`, if the memory bound allows. Returns whether
     /// they were added.
     pub fn expand(&mut self, i: u32, moves: impl ExactSizeIterator<Item = Move>) -> bool {
