@@ -9,7 +9,7 @@ use crate::unionfind::UnionFind;
 /// The union-find tags of the borders of `p` that `c` lies on: 1 for the first border
 /// (player 0: row 1, player 1: column A), 2 for the far one, so a group tagged 3 has won.
 #[inline]
-fn border_tags(p: Player, c: Cell) -> u8 {
+pub(crate) fn border_tags(p: Player, c: Cell) -> u8 {
     let v = if p == Player::Zero { c.y() } else { c.x() };
     (v == 0) as u8 | ((v == SIZE as i32 - 1) as u8) << 1
 }
@@ -120,6 +120,13 @@ impl Board {
     #[inline]
     pub fn group(&self, a: usize) -> usize {
         self.groups.root(a)
+    }
+
+    /// The border tags of the group whose root is `root` (see [`Board::group`]): 1 the first
+    /// border, 2 the far one.
+    #[inline]
+    pub(crate) fn group_tags(&self, root: usize) -> u8 {
+        self.groups.tags(root)
     }
 
     /// Whether the cells of indices `a` and `b` are in one group (no path compression).

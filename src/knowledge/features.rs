@@ -8,7 +8,7 @@
 
 use super::shapes::{slot, DIRECTION, TWO_WAY_HOLES, TWO_WAY_PEGS};
 use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
-use crate::board::Board;
+use crate::board::{border_tags, Board};
 use crate::bridge::{Neighbor, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::{Move, Position};
@@ -287,7 +287,12 @@ impl<'a> Context<'a> {
         out.add(GROUPS + groups.len.min(2), 1);
         out.add(BLOCK + facing.min(3), 1);
         out.add(OPP_GROUPS + opp_groups.len.min(2), 1);
-        let reach = self.board.reach(self.mover, c);
+        // What `Board::reach` gives, from the groups the peg would link to, found above.
+        let reach = groups.roots[..groups.len]
+            .iter()
+            .fold(border_tags(self.mover, c), |t, &r| {
+                t | self.board.group_tags(r)
+            });
         out.add(REACH + reach.count_ones() as usize, 1);
     }
 }
