@@ -161,11 +161,12 @@ impl Board {
         })
     }
 
-    /// The neighbours of the vacant hole `c` that a peg of `p` there would link to, as a
-    /// mask: bit `k` stands for `c`'s neighbour `k`. Worked out without branches, which the
+    /// The neighbours of hole `c` that a peg of `p` there would link to, as a mask: bit `k`
+    /// stands for `c`'s neighbour `k`, a peg of player `pi` whose bridge to `c` no opposing
+    /// link crosses (`c` itself is not looked at). Worked out without branches, which the
     /// random boards of playouts would mispredict.
     #[inline(always)]
-    fn link_mask(&self, pi: usize, ci: usize) -> u32 {
+    pub(crate) fn link_mask(&self, pi: usize, ci: usize) -> u32 {
         let mut mask = 0u32;
         for (k, n) in NEIGHBORS[ci].iter().enumerate() {
             // A missing neighbour points at corner A1, which never holds a peg.

@@ -22,27 +22,38 @@ struct End {
 }
 
 /// The hole where `p` saves a two-way connection that the opponent's peg on `x` cut into, if
-/// there is one.
+/// there is one. Asked before every peg of a saving playout, so the common answer (fewer than
+/// two of `p`'s pegs a knight's move from `x`) is inlined, and the search for the pair out of
+/// line.
+#[inline(always)]
 pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
-    let mine = board.pegs(p);
-    if !mine.and(KNIGHTS[x.index()]).has_two() {
+    if !board.pegs(p).and(KNIGHTS[x.index()]).has_two() {
         return None;
     }
-    let mut ends = [End { cell: 0, bridge: 0 }; 8];
-    let mut n = 0;
-    for nb in &NEIGHBORS[x.index()] {
-        // A missing neighbour points at corner A1, which never holds a peg.
-        if mine.has_index(nb.cell as usize) && board.blocked_index(p, nb.bridge as usize) == 0 {
-            ends[n] = End {
-                cell: nb.cell as usize,
-                bridge: nb.bridge as usize,
-            };
-            n += 1;
+    save_among_pairs(board, p, x)
+}
+
+/// [`save_reply`] past its first test: every pair of `p`'s pegs a knight's move from `x`
+/// with open bridges from `x` (in the order of `x`'s neighbours), until a fourth corner saves.
+#[inline(never)]
+fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
+    let near = &NEIGHBORS[x.index()];
+    let end = |k: u32| {
+        let n = near[k as usize];
+        End {
+            cell: n.cell as usize,
+            bridge: n.bridge as usize,
         }
-    }
-    for i in 0..n {
-        for j in i + 1..n {
-            if let Some(c) = fourth_corner(board, p, x.index(), ends[i], ends[j]) {
+    };
+    let mut firsts = board.link_mask(p.index(), x.index());
+    while firsts != 0 {
+        let i = firsts.trailing_zeros();
+        firsts &= firsts - 1;
+        let mut seconds = firsts;
+        while seconds != 0 {
+            let j = seconds.trailing_zeros();
+            seconds &= seconds - 1;
+            if let Some(c) = fourth_corner(board, p, x.index(), end(i), end(j)) {
                 return Some(c);
             }
         }

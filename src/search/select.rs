@@ -13,19 +13,21 @@ use super::tree::{Known, Node, Tree};
 /// `q + exploration * sqrt(ln N / n)`, an unvisited child first; else the best PUCT score
 /// `q + puct * p * sqrt(N) / (1 + n)`, where `p` is the child's prior share and an unvisited
 /// child counts as a draw. The first of equal scores wins; with the solver on, a proven win
-/// at once and never a proven loss.
+/// at once and never a proven loss. The default (UCT, no solver) goes four lanes at a time.
 pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
-    let first = tree.children(parent).start;
-    let nodes = tree.child_nodes(parent);
-    let best = if params.puct > 0.0 {
-        let scale = params.puct * parent_visits.sqrt();
-        pick(params, nodes, |q| puct(q, scale))
+    let (log_n, c) = (parent_visits.ln(), params.exploration);
+    let scale = params.puct * parent_visits.sqrt();
+    if params.puct > 0.0 {
+        let puct = |n: &Node| n.value() + scale * n.prior / (1 + n.visits) as f32;
+        one_at_a_time(params, tree, parent, puct)
+    } else if params.solver {
+        let uct = |n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
+        one_at_a_time(params, tree, parent, uct)
     } else {
-        let (log_n, c) = (parent_visits.ln(), params.exploration);
-        pick(params, nodes, |q| uct(q, log_n, c))
-    };
-    first + best as u32
+        let best = first_best(tree.child_nodes(parent), |q| uct(q, log_n, c));
+        tree.children(parent).start + best as u32
+    }
 }
 
 /// Four children's statistics side by side.
@@ -33,7 +35,6 @@ pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
 pub(super) struct Quad {
     visits: [u32; 4],
     wins: [f32; 4],
-    prior: [f32; 4],
 }
 
 impl Quad {
@@ -44,31 +45,19 @@ impl Quad {
         let mut q = Quad {
             visits: [1; 4],
             wins: [f32::NEG_INFINITY; 4],
-            prior: [0.0; 4],
         };
         for (j, n) in nodes.iter().take(4).enumerate() {
             q.visits[j] = n.visits;
             q.wins[j] = n.wins;
-            q.prior[j] = n.prior;
         }
         q
     }
 }
 
-/// The index in `nodes` of the child to walk to (see [`select`]), given `score`, which
-/// scores four children at once.
-#[inline(always)]
-fn pick(params: &Params, nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
-    if params.solver {
-        first_proven_best(nodes, |n| score(&Quad::of(std::slice::from_ref(n)))[0])
-    } else {
-        first_best(nodes, score)
-    }
-}
-
-/// The index of the first node of the highest score (0 when none scores above minus
-/// infinity). Each lane keeps its best score and the first index that scored it; the answer
-/// is the first index among the lanes holding the highest of those.
+/// The index of the first of `nodes` of the highest score (0 when none scores above minus
+/// infinity), given `score`, which scores four at once. Each lane keeps its best score and
+/// the first index that scored it; the answer is the first index among the lanes holding
+/// the highest of those.
 #[inline(always)]
 fn first_best(nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
     let mut best = [f32::NEG_INFINITY; 4];
@@ -95,15 +84,18 @@ fn first_best(nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
         .unwrap_or(0)
 }
 
-/// [`first_best`] with the solver on: a proven win at once, never a proven loss, one node at
-/// a time.
-fn first_proven_best(nodes: &[Node], score: impl Fn(&Node) -> f32) -> usize {
-    let mut best = (f32::NEG_INFINITY, 0);
-    for (i, n) in nodes.iter().enumerate() {
-        match n.known {
-            Known::Win => return i,
-            Known::Loss => continue,
-            _ => {}
+/// The child of `parent` of the best `score`, one node at a time (PUCT, or the solver on: a
+/// proven win at once, never a proven loss).
+fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, score: impl Fn(&Node) -> f32) -> u32 {
+    let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
+    for i in tree.children(parent) {
+        let n = tree.get(i);
+        if params.solver {
+            match n.known {
+                Known::Win => return i,
+                Known::Loss => continue,
+                _ => {}
+            }
         }
         let s = score(n);
         if s == f32::INFINITY {
@@ -114,18 +106,6 @@ fn first_proven_best(nodes: &[Node], score: impl Fn(&Node) -> f32) -> usize {
         }
     }
     best.1
-}
-
-/// PUCT scores: `Node::value`, then the exploration term, in the same operations.
-#[inline(always)]
-fn puct(q: &Quad, scale: f32) -> [f32; 4] {
-    let mut out = [0.0; 4];
-    for (j, o) in out.iter_mut().enumerate() {
-        let n = q.visits[j];
-        let value = if n == 0 { 0.5 } else { q.wins[j] / n as f32 };
-        *o = value + scale * q.prior[j] / (1 + n) as f32;
-    }
-    out
 }
 
 /// UCT scores, `wins / n + c * sqrt(log_n / n)`, infinite for an unvisited child: in one
@@ -191,6 +171,7 @@ mod tests {
     use super::*;
     use crate::position::Move;
     use crate::rng::FastRng;
+    use crate::search::tree::ROOT;
 
     /// The plain loop [`first_best`] must agree with: the first strictly better score wins.
     fn first_best_plainly(nodes: &[Node], score: impl Fn(&Node) -> f32) -> usize {
@@ -220,42 +201,38 @@ mod tests {
             .collect()
     }
 
+    /// UCT of one node, as `Node::value` and the bonus.
+    fn uct_one(n: &Node, log_n: f32, c: f32) -> f32 {
+        if n.visits == 0 {
+            f32::INFINITY
+        } else {
+            n.value() + c * (log_n / n.visits as f32).sqrt()
+        }
+    }
+
     #[test]
     fn four_lanes_score_as_one_node_at_a_time() {
         let mut rng = FastRng::new(5);
-        let lane =
-            |n: &Node, log_n: f32, c: f32| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
         for round in 0..3000 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 1 << 20 });
             let (log_n, c) = (((1 + rng.below(1 << 20)) as f32).ln(), 0.35);
             for four in nodes.chunks(4) {
                 let q = Quad::of(four);
-                let lanes = uct(&q, log_n, c);
-                assert_eq!(
-                    lanes.map(f32::to_bits),
-                    uct_plain(&q, log_n, c).map(f32::to_bits)
-                );
+                let lanes = uct(&q, log_n, c).map(f32::to_bits);
+                assert_eq!(lanes, uct_plain(&q, log_n, c).map(f32::to_bits));
                 for (j, n) in four.iter().enumerate() {
-                    let alone = if n.visits == 0 {
-                        f32::INFINITY
-                    } else {
-                        n.value() + c * (log_n / n.visits as f32).sqrt()
-                    };
-                    assert_eq!(lanes[j].to_bits(), alone.to_bits(), "{n:?}");
-                    assert_eq!(lane(n, log_n, c).to_bits(), alone.to_bits());
+                    assert_eq!(lanes[j], uct_one(n, log_n, c).to_bits(), "{n:?}");
                 }
             }
         }
         // Counts past 2^24 round as `as f32` rounds them, and past 2^31 convert unsigned.
         for visits in [(1 << 24) + 1, (1 << 31) + 3, u32::MAX] {
-            let q = Quad::of(&[Node {
+            let n = Node {
                 visits,
                 ..children(&mut rng, 2)[0]
-            }]);
-            assert_eq!(
-                uct(&q, 3.0, 0.35)[0].to_bits(),
-                uct_plain(&q, 3.0, 0.35)[0].to_bits()
-            );
+            };
+            let lane = uct(&Quad::of(&[n]), 3.0, 0.35)[0];
+            assert_eq!(lane.to_bits(), uct_one(&n, 3.0, 0.35).to_bits());
         }
     }
 
@@ -265,18 +242,8 @@ mod tests {
         for round in 0..2000 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
             let (log_n, c) = ((nodes.len() as f32).ln(), 0.35);
-            let uct_one = |n: &Node| {
-                if n.visits == 0 {
-                    f32::INFINITY
-                } else {
-                    n.value() + c * (log_n / n.visits as f32).sqrt()
-                }
-            };
             let found = first_best(&nodes, |q| uct(q, log_n, c));
-            assert_eq!(found, first_best_plainly(&nodes, uct_one));
-            let puct_one = |n: &Node| n.value() + 0.8 * n.prior / (1 + n.visits) as f32;
-            let found = first_best(&nodes, |q| puct(q, 0.8));
-            assert_eq!(found, first_best_plainly(&nodes, puct_one));
+            assert_eq!(found, first_best_plainly(&nodes, |n| uct_one(n, log_n, c)));
             // Scores that are NaN are never best; when all are, the first child is.
             let nan = |q: &Quad| q.visits.map(|v| if v < 2 { f32::NAN } else { v as f32 });
             let nan_one = |n: &Node| {
@@ -287,6 +254,57 @@ mod tests {
                 }
             };
             assert_eq!(first_best(&nodes, nan), first_best_plainly(&nodes, nan_one));
+        }
+    }
+
+    #[test]
+    fn select_walks_to_the_plain_loops_child_by_uct_puct_and_the_solver() {
+        let mut rng = FastRng::new(9);
+        for round in 0..500 {
+            let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
+            let mut tree = Tree::new(1000);
+            tree.expand(ROOT, nodes.iter().map(|_| Move::Swap));
+            tree.get_mut(ROOT).visits = 1 + rng.below(5000);
+            for (i, n) in tree.children(ROOT).zip(&nodes) {
+                *tree.get_mut(i) = *n;
+                if rng.below(8) == 0 {
+                    tree.get_mut(i).known = [Known::Win, Known::Loss][rng.below(2) as usize];
+                }
+            }
+            let n = tree.get(ROOT).visits as f32;
+            let first = tree.children(ROOT).start;
+            let plain = |params: &Params, score: &dyn Fn(&Node) -> f32| {
+                let mut best = (f32::NEG_INFINITY, first);
+                for i in tree.children(ROOT) {
+                    let node = tree.get(i);
+                    match node.known {
+                        Known::Win if params.solver => return i,
+                        Known::Loss if params.solver => continue,
+                        _ => {}
+                    }
+                    let s = score(node);
+                    if s == f32::INFINITY {
+                        return i;
+                    }
+                    if s > best.0 {
+                        best = (s, i);
+                    }
+                }
+                best.1
+            };
+            let uct = |node: &Node| uct_one(node, n.ln(), 0.35);
+            let puct =
+                |node: &Node| node.value() + 0.8 * n.sqrt() * node.prior / (1 + node.visits) as f32;
+            for (solver, with_puct) in [(false, false), (true, false), (false, true)] {
+                let params = Params {
+                    solver,
+                    puct: if with_puct { 0.8 } else { 0.0 },
+                    ..Params::default()
+                };
+                let score: &dyn Fn(&Node) -> f32 = if with_puct { &puct } else { &uct };
+                let expected = plain(&params, score);
+                assert_eq!(select(&params, &tree, ROOT), expected, "{params:?}");
+            }
         }
     }
 }
