@@ -68,6 +68,13 @@ pub struct Active {
     pub len: usize,
 }
 
+/// Where a move's features go as they are read: a list of them ([`Active`]), or straight
+/// into a logit ([`Logit`]).
+trait Sink {
+    /// Feature `index` counted `count` times (nothing when 0; counts stop at 255).
+    fn add(&mut self, index: usize, count: u32);
+}
+
 impl Active {
     fn new() -> Active {
         Active {
@@ -76,18 +83,37 @@ impl Active {
         }
     }
 
+    /// The (index, count) pairs.
+    pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
+        self.pairs[..self.len]
+            .iter()
+            .map(|&(i, n)| (i as usize, n as f32))
+    }
+}
+
+impl Sink for Active {
+    #[inline]
     fn add(&mut self, index: usize, count: u32) {
         if count > 0 {
             self.pairs[self.len] = (index as u8, count.min(255) as u8);
             self.len += 1;
         }
     }
+}
 
-    /// The (index, count) pairs.
-    pub fn iter(&self) -> impl Iterator<Item = (usize, f32)> + '_ {
-        self.pairs[..self.len]
-            .iter()
-            .map(|&(i, n)| (i as usize, n as f32))
+/// A logit summed as the features are read: the same additions, in the same order, as
+/// `Policy::logit` makes over the [`Active`] list, without the list.
+struct Logit<'w> {
+    weights: &'w [f32],
+    sum: f32,
+}
+
+impl Sink for Logit<'_> {
+    #[inline]
+    fn add(&mut self, index: usize, count: u32) {
+        if count > 0 {
+            self.sum += self.weights[index] * count.min(255) as f32;
+        }
     }
 }
 
@@ -144,14 +170,33 @@ impl<'a> Context<'a> {
     /// The features of `mv`, a legal move of the mover.
     pub fn features(&self, mv: Move) -> Active {
         let mut out = Active::new();
+        self.read(mv, &mut out);
+        out
+    }
+
+    /// The logit of `mv` under `weights`: to the bit the sum over [`Context::features`].
+    pub fn logit(&self, weights: &[f32], mv: Move) -> f32 {
+        let mut out = Logit { weights, sum: 0.0 };
+        self.read(mv, &mut out);
+        out.sum
+    }
+
+    /// `base` plus the far features' terms of a peg on `c` under `weights`, in the order
+    /// of [`Context::far_features`].
+    pub fn far_logit(&self, weights: &[f32], c: Cell, base: f32) -> f32 {
+        let mut out = Logit { weights, sum: base };
+        self.far(c, &mut out);
+        out.sum
+    }
+
+    fn read(&self, mv: Move, out: &mut impl Sink) {
         match mv {
             Move::Peg(c) => {
-                self.placed(c, &mut out);
-                self.far(c, &mut out);
+                self.placed(c, out);
+                self.far(c, out);
             }
             Move::Swap => out.add(SWAP, 1),
         }
-        out
     }
 
     /// Whether no peg stands a knight's or a king's move from `c`: then all of `c`'s
@@ -171,7 +216,7 @@ impl<'a> Context<'a> {
     }
 
     /// The features of a peg on `c` read from the pegs around it.
-    fn placed(&self, c: Cell, out: &mut Active) {
+    fn placed(&self, c: Cell, out: &mut impl Sink) {
         let (x, y) = self.oriented(c);
         let band = |v: i32| v.min(SIZE as i32 - 1 - v) as usize;
         out.add(POS + 6 * band(y) + band(x), 1);
@@ -182,7 +227,7 @@ impl<'a> Context<'a> {
     }
 
     /// The features of a peg on `c` read from farther away.
-    fn far(&self, c: Cell, out: &mut Active) {
+    fn far(&self, c: Cell, out: &mut impl Sink) {
         out.add(LAST_OPP + distance_class(self.last_opp, c), 1);
         out.add(LAST_OWN + distance_class(self.last_own, c), 1);
         out.add(SAVE, (self.save == Some(c)) as u32);
@@ -250,7 +295,7 @@ impl<'a> Context<'a> {
 
     /// The knight-neighbour counts, the links and groups the peg would join, the opponent's
     /// pegs it faces.
-    fn knights(&self, c: Cell, out: &mut Active) {
+    fn knights(&self, c: Cell, out: &mut impl Sink) {
         let mut counts = [0u32; 10];
         let (mut groups, mut opp_groups) = (Groups::default(), Groups::default());
         let (mut links, mut facing) = (0, 0);

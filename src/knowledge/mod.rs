@@ -71,15 +71,12 @@ impl Scorer {
     /// quiet hole's sum starts from its stored prefix and adds the rest in the same order.
     #[inline]
     pub fn logit(&self, ctx: &Context, mv: Move) -> f32 {
+        let w = &self.policy.weights;
         match mv {
             Move::Peg(c) if ctx.is_quiet(c) => {
-                let base = self.quiet[ctx.mover().index()][c.index()];
-                let w = &self.policy.weights;
-                ctx.far_features(c)
-                    .iter()
-                    .fold(base, |sum, (i, n)| sum + w[i] * n)
+                ctx.far_logit(w, c, self.quiet[ctx.mover().index()][c.index()])
             }
-            _ => self.policy.logit(&ctx.features(mv)),
+            _ => ctx.logit(w, mv),
         }
     }
 }
