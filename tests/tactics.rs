@@ -18,17 +18,21 @@ use twixt_reference::RefGame;
 
 const EACH: usize = 25;
 
-/// The mover's moves that win at once.
-fn wins(g: &RefGame) -> Vec<Move> {
+/// The mover's moves that win at once, in index order.
+fn winning_moves(g: &RefGame) -> impl Iterator<Item = Move> + '_ {
     let me = g.to_move();
     g.legal_holes(me)
         .into_iter()
         .map(Move::Peg)
-        .filter(|&m| {
+        .filter(move |&m| {
             let mut next = g.clone();
             next.play(m).is_ok() && next.winner() == Some(me)
         })
-        .collect()
+}
+
+/// The mover's moves that win at once.
+fn wins(g: &RefGame) -> Vec<Move> {
+    winning_moves(g).collect()
 }
 
 /// The mover's moves after which the opponent has no win at once.
@@ -45,11 +49,7 @@ fn stops(g: &RefGame) -> Vec<Move> {
 
 /// Whether the mover can win at once (the reference rules).
 fn has_win(g: &RefGame) -> bool {
-    let me = g.to_move();
-    g.legal_holes(me).into_iter().any(|c| {
-        let mut next = g.clone();
-        next.play(Move::Peg(c)).is_ok() && next.winner() == Some(me)
-    })
+    winning_moves(g).next().is_some()
 }
 
 /// Whether `mv` keeps a forced win in two for the mover, by the reference rules: the game

@@ -181,8 +181,9 @@ impl<'a> Context<'a> {
         out.sum
     }
 
-    /// `base` plus the far features' terms of a peg on `c` under `weights`, in the order
-    /// of [`Context::far_features`].
+    /// `base` plus the terms of the far features of a peg on `c` under `weights`: those
+    /// that read pegs farther than a knight's move (the last pegs, the pegs it would hold by
+    /// two ways, the border), which [`Context::features`] lists after the others.
     pub fn far_logit(&self, weights: &[f32], c: Cell, base: f32) -> f32 {
         let mut out = Logit { weights, sum: base };
         self.far(c, &mut out);
@@ -200,19 +201,10 @@ impl<'a> Context<'a> {
     }
 
     /// Whether no peg stands a knight's or a king's move from `c`: then all of `c`'s
-    /// features but the far ones ([`Context::far_features`]) depend on the mover and `c`
+    /// features but the far ones ([`Context::far_logit`]) depend on the mover and `c`
     /// alone, as [`quiet`] gives them.
     pub fn is_quiet(&self, c: Cell) -> bool {
         !self.near.has(c)
-    }
-
-    /// The features of a peg on `c` that read pegs farther than a knight's move: the last
-    /// pegs, the pegs it would hold by two ways, the border. [`Context::features`] lists
-    /// them after the others.
-    pub fn far_features(&self, c: Cell) -> Active {
-        let mut out = Active::new();
-        self.far(c, &mut out);
-        out
     }
 
     /// The features of a peg on `c` read from the pegs around it.

@@ -8,18 +8,10 @@
 use super::playout::play_out;
 use crate::bitboard::KNIGHTS;
 use crate::board::Board;
-use crate::bridge::{Bridge, NEIGHBORS};
+use crate::bridge::{Bridge, Neighbor, NEIGHBORS};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::Position;
 use crate::rng::FastRng;
-
-/// One of `p`'s pegs seen from a corner of a parallelogram: its cell index and the index of
-/// the bridge from the corner to it.
-#[derive(Clone, Copy)]
-struct End {
-    cell: usize,
-    bridge: usize,
-}
 
 /// The hole where `p` saves a two-way connection that the opponent's peg on `x` cut into, if
 /// there is one. Asked before every peg of a saving playout, so the common answer (fewer than
@@ -38,13 +30,6 @@ pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
 #[inline(never)]
 fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     let near = &NEIGHBORS[x.index()];
-    let end = |k: u32| {
-        let n = near[k as usize];
-        End {
-            cell: n.cell as usize,
-            bridge: n.bridge as usize,
-        }
-    };
     let mut firsts = board.link_mask(p.index(), x.index());
     while firsts != 0 {
         let i = firsts.trailing_zeros();
@@ -53,7 +38,8 @@ fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
         while seconds != 0 {
             let j = seconds.trailing_zeros();
             seconds &= seconds - 1;
-            if let Some(c) = fourth_corner(board, p, x.index(), end(i), end(j)) {
+            if let Some(c) = fourth_corner(board, p, x.index(), near[i as usize], near[j as usize])
+            {
                 return Some(c);
             }
         }
@@ -64,21 +50,22 @@ fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
 /// The fourth corner `C = A + B - X` of the parallelogram with corner `x` (cell index) and
 /// ends `a` and `b`, when it is a vacant hole `p` may play, links to both ends, and the two
 /// are not joined already.
-fn fourth_corner(board: &Board, p: Player, x: usize, a: End, b: End) -> Option<Cell> {
+fn fourth_corner(board: &Board, p: Player, x: usize, a: Neighbor, b: Neighbor) -> Option<Cell> {
+    let (a_cell, b_cell) = (a.cell as usize, b.cell as usize);
     let coord = |i: usize| ((i % SIZE) as i32, (i / SIZE) as i32);
-    let ((ax, ay), (bx, by), (xx, xy)) = (coord(a.cell), coord(b.cell), coord(x));
+    let ((ax, ay), (bx, by), (xx, xy)) = (coord(a_cell), coord(b_cell), coord(x));
     let c = Cell::new(ax + bx - xx, ay + by - xy)?;
     if board.occupied().has(c) || !c.allowed_for(p) {
         return None;
     }
     // C-B is X-A moved by B - X, and C-A is X-B moved by A - X: the same bridges shifted.
-    let shift = |bridge: usize, to: usize| (bridge as i32 + 4 * (to as i32 - x as i32)) as usize;
-    let (cb, ca) = (shift(a.bridge, b.cell), shift(b.bridge, a.cell));
+    let shift = |bridge: u16, to: usize| (bridge as i32 + 4 * (to as i32 - x as i32)) as usize;
+    let (cb, ca) = (shift(a.bridge, b_cell), shift(b.bridge, a_cell));
     let bridge_to = |e: usize| Cell::from_index(e).and_then(|e| Bridge::between(c, e));
-    debug_assert_eq!(Some(cb), bridge_to(b.cell).map(Bridge::index));
-    debug_assert_eq!(Some(ca), bridge_to(a.cell).map(Bridge::index));
+    debug_assert_eq!(Some(cb), bridge_to(b_cell).map(Bridge::index));
+    debug_assert_eq!(Some(ca), bridge_to(a_cell).map(Bridge::index));
     let open = board.blocked_index(p, cb) == 0 && board.blocked_index(p, ca) == 0;
-    (open && !board.same_group(a.cell, b.cell)).then_some(c)
+    (open && !board.same_group(a_cell, b_cell)).then_some(c)
 }
 
 /// Like [`super::playout::playout`], but a player whose two-way connection the last peg cut

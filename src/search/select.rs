@@ -16,12 +16,13 @@ use super::tree::{Known, Node, Tree};
 /// at once and never a proven loss. The default (UCT, no solver) goes four lanes at a time.
 pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
-    let (log_n, c) = (parent_visits.ln(), params.exploration);
-    let scale = params.puct * parent_visits.sqrt();
     if params.puct > 0.0 {
+        let scale = params.puct * parent_visits.sqrt();
         let puct = |n: &Node| n.value() + scale * n.prior / (1 + n.visits) as f32;
-        one_at_a_time(params, tree, parent, puct)
-    } else if params.solver {
+        return one_at_a_time(params, tree, parent, puct);
+    }
+    let (log_n, c) = (parent_visits.ln(), params.exploration);
+    if params.solver {
         let uct = |n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
         one_at_a_time(params, tree, parent, uct)
     } else {
@@ -32,7 +33,7 @@ pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
 
 /// Four children's statistics side by side.
 #[derive(Clone, Copy, Debug, PartialEq)]
-pub(super) struct Quad {
+struct Quad {
     visits: [u32; 4],
     wins: [f32; 4],
 }
@@ -111,7 +112,7 @@ fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, score: impl Fn(&Node
 /// UCT scores, `wins / n + c * sqrt(log_n / n)`, infinite for an unvisited child: in one
 /// SSE2 register where the target has it (every x86-64 does).
 #[inline(always)]
-pub(super) fn uct(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
+fn uct(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
     #[cfg(target_arch = "x86_64")]
     {
         uct_sse2(q, log_n, c)
