@@ -12,8 +12,34 @@ use crate::rng::FastRng;
 pub(super) struct Pools {
     /// The parts one after the other, each starting at its [`START`].
     cells: [Cell; HOLES],
-    /// How many holes each part holds.
-    len: [usize; 3],
+    /// How many holes each part holds, as fields rather than an array indexed by the mover,
+    /// so that the playout keeps them in registers.
+    len: Lengths,
+}
+
+/// How many holes are left in each part.
+#[derive(Clone, Copy)]
+struct Lengths {
+    zero: usize,
+    shared: usize,
+    one: usize,
+}
+
+impl Lengths {
+    /// The length of `part` (0, 1 or 2).
+    fn of(self, part: usize) -> usize {
+        [self.zero, self.shared, self.one][part]
+    }
+
+    /// The length of `p`'s own part, by a select rather than an index.
+    #[inline(always)]
+    fn own(self, p: Player) -> usize {
+        if p == Player::Zero {
+            self.zero
+        } else {
+            self.one
+        }
+    }
 }
 
 const ZERO: Bitboard = Bitboard::ALLOWED_ZERO;
@@ -50,22 +76,22 @@ fn fill(out: &mut [Cell], set: Bitboard) -> usize {
 impl Pools {
     pub(super) fn of(pos: &Position) -> Pools {
         let vacant = Bitboard::HOLES.and_not(pos.board().occupied());
-        let mut pools = Pools {
-            cells: [Cell::CENTRE; HOLES],
-            len: [0; 3],
+        let mut cells = [Cell::CENTRE; HOLES];
+        let mut fill_part = |k: usize| fill(&mut cells[START[k]..], vacant.and(PARTS[k]));
+        let len = Lengths {
+            zero: fill_part(0),
+            shared: fill_part(1),
+            one: fill_part(2),
         };
-        for (k, part) in PARTS.iter().enumerate() {
-            pools.len[k] = fill(&mut pools.cells[START[k]..], vacant.and(*part));
-        }
-        pools
+        Pools { cells, len }
     }
 
     /// Takes the hole `c`, which `p` may play and which is still in a pool.
     pub(super) fn remove(&mut self, p: Player, c: Cell) {
         for part in [1, 2 * p.index()] {
-            let (start, len) = (START[part], self.len[part]);
+            let (start, len) = (START[part], self.len.of(part));
             if let Some(i) = self.cells[start..start + len].iter().position(|&s| s == c) {
-                self.take_at(part, i);
+                self.take_at(p, part == 1, i);
                 return;
             }
         }
@@ -75,26 +101,33 @@ impl Pools {
     /// first, then `p`'s own, and the pick is swapped out by the last hole of its part.
     #[inline]
     pub(super) fn take(&mut self, p: Player, rng: &mut FastRng) -> Option<Cell> {
-        let (own, shared) = (2 * p.index(), self.len[1]);
-        let total = shared + self.len[own];
+        let shared = self.len.shared;
+        let total = shared + self.len.own(p);
         if total == 0 {
             return None;
         }
         let r = rng.below(total as u32) as usize;
         // Selects rather than branches, which the random `r` would mispredict.
-        let (part, i) = if r < shared {
-            (1, r)
-        } else {
-            (own, r - shared)
-        };
-        Some(self.take_at(part, i))
+        let in_shared = r < shared;
+        let i = if in_shared { r } else { r - shared };
+        Some(self.take_at(p, in_shared, i))
     }
 
-    /// Takes the `i`-th hole of `part`, swapping the part's last hole into its place.
-    #[inline]
-    fn take_at(&mut self, part: usize, i: usize) -> Cell {
-        self.len[part] -= 1;
-        let (at, last) = (START[part] + i, START[part] + self.len[part]);
+    /// Takes the `i`-th hole of the shared part or of `p`'s own, swapping the part's last
+    /// hole into its place.
+    #[inline(always)]
+    fn take_at(&mut self, p: Player, in_shared: bool, i: usize) -> Cell {
+        let len = &mut self.len;
+        let (start, left) = if in_shared {
+            (START[1], len.shared)
+        } else {
+            (START[2] * p.index(), len.own(p))
+        };
+        let zero = !in_shared & (p == Player::Zero);
+        len.shared -= in_shared as usize;
+        len.zero -= zero as usize;
+        len.one -= (!in_shared & !zero) as usize;
+        let (at, last) = (start + i, start + left - 1);
         let c = self.cells[at];
         self.cells[at] = self.cells[last];
         c
@@ -152,10 +185,10 @@ mod tests {
     #[test]
     fn the_pools_hold_every_hole_once_by_who_may_use_it() {
         let pools = Pools::of(&Position::new());
-        assert_eq!(pools.len, [20, 100, 20]);
+        assert_eq!([0, 1, 2].map(|k| pools.len.of(k)), [20, 100, 20]);
         let mut seen = Bitboard::EMPTY;
         for (k, part) in PARTS.iter().enumerate() {
-            for &c in &pools.cells[START[k]..START[k] + pools.len[k]] {
+            for &c in &pools.cells[START[k]..START[k] + pools.len.of(k)] {
                 assert!(part.has(c) && !seen.has(c), "{c} in part {k}");
                 seen.insert(c);
                 let (zero, one) = (c.allowed_for(Player::Zero), c.allowed_for(Player::One));
