@@ -83,9 +83,10 @@ fn space_items(text: &str) -> String {
     out
 }
 
-/// Indents with tabs instead of groups of four spaces: the bundle nests deep (items in
-/// `mod twixt { mod search { impl .. { fn .. {`), and indentation counts in CodinGame's
-/// limit. Lines inside a multi-line string literal are left exactly as they are.
+/// Indents with tabs instead of groups of four spaces, and leaves a module's body at the
+/// module's own depth: the bundle nests deep (items in `mod twixt { mod search { impl .. {
+/// fn .. {`), and indentation counts in CodinGame's limit. Lines inside a multi-line string
+/// literal are left exactly as they are.
 fn tab_indent(text: &str) -> Result<String> {
     let tokens: TokenStream = text
         .parse()
@@ -93,17 +94,35 @@ fn tab_indent(text: &str) -> Result<String> {
     let mut verbatim = BTreeSet::new();
     literal_continuation_lines(tokens, &mut verbatim);
     let mut out = String::with_capacity(text.len());
+    // The depths (in groups of four spaces) of the `mod` lines whose bodies are open.
+    let mut modules: Vec<usize> = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let spaces = line.len() - line.trim_start_matches(' ').len();
         if verbatim.contains(&(i + 1)) {
             out.push_str(line);
         } else {
-            out.extend(std::iter::repeat_n('\t', spaces / 4));
+            let (depth, code) = (spaces / 4, line.trim());
+            if code == "}" && modules.last() == Some(&depth) {
+                modules.pop();
+            }
+            out.extend(std::iter::repeat_n(
+                '\t',
+                depth.saturating_sub(modules.len()),
+            ));
             out.push_str(&line[spaces - spaces % 4..]);
+            if opens_module(code) {
+                modules.push(depth);
+            }
         }
         out.push('\n');
     }
     Ok(out)
+}
+
+/// Whether a printed line opens a module's body (`mod a {`, `pub(crate) mod a {`).
+fn opens_module(code: &str) -> bool {
+    let visible = code.starts_with("pub ") || code.starts_with("pub(");
+    code.ends_with('{') && (code.starts_with("mod ") || visible && code.contains(" mod "))
 }
 
 /// The (1-based) lines that continue a literal begun on an earlier line.

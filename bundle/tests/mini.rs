@@ -142,14 +142,17 @@ fn drops_a_module_whose_file_is_cfg_test() {
 }
 
 #[test]
-fn indents_with_tabs_but_keeps_multi_line_strings_verbatim() {
+fn indents_blocks_with_tabs_not_module_bodies_and_keeps_multi_line_strings_verbatim() {
     let text = "first\n    indented by four\n\tby a tab\n        by eight";
     let cell = std::fs::read_to_string(mini_dir().join("src/cell.rs")).unwrap();
     let cell = format!("{cell}\npub const TEXT: &str = \"{text}\";\n");
     let main = "fn main() { print!(\"{}\", twixt::cell::TEXT); }\n";
     let dir = mini_with(&[("src/cell.rs", &cell), ("src/main.rs", main)]);
     let source = bundle_crate(dir.path()).unwrap().source;
-    assert!(source.contains("\n\t\tpub struct Cell"), "{source}");
+    // `mod twixt { mod cell { pub struct Cell(..); impl Cell { pub fn .. } } }`
+    assert!(source.contains("\npub struct Cell"), "{source}");
+    assert!(source.contains("\n\tpub fn "), "{source}");
+    assert!(!source.contains("\n\t\tpub fn "), "{source}");
     assert_eq!(compile_and_run(&source, &[], &[]), text);
 }
 
