@@ -6,7 +6,7 @@
 //! weights at those indices times the counts. The trainer and the bot compute them with this
 //! one function.
 
-use super::shapes::{slot, DIRECTION, TWO_WAY_HOLES, TWO_WAY_PEGS};
+use super::shapes::{slot, two_way_holes, DIRECTION, TWO_WAY_PEGS};
 use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
 use crate::board::{border_tags, Board};
 use crate::bridge::{Neighbor, NEIGHBORS, NO_BRIDGE};
@@ -229,15 +229,27 @@ impl<'a> Context<'a> {
 
     /// How many of the mover's pegs a peg on `c` would hold by two ways.
     fn two_ways(&self, c: Cell) -> u32 {
+        let ci = c.index();
         let mut held = 0;
-        for b in self.own.and(TWO_WAY_PEGS[c.index()]).iter() {
-            let d = TWO_WAY_HOLES[slot(b.x() - c.x(), b.y() - c.y())];
-            let through = |from_c: u8, from_b: u8| {
-                let hole = NEIGHBORS[c.index()][from_c as usize];
-                let back = NEIGHBORS[b.index()][from_b as usize];
-                self.may_link(hole) && self.open(back.bridge)
-            };
-            held += (through(d[0], d[1]) && through(d[2], d[3])) as u32;
+        // A plain loop per word, faster here than `Bitboard::iter`.
+        for (w, mut bits) in self
+            .own
+            .and(TWO_WAY_PEGS[ci])
+            .words()
+            .into_iter()
+            .enumerate()
+        {
+            while bits != 0 {
+                let bi = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let d = two_way_holes(ci, bi);
+                let through = |from_c: u8, from_b: u8| {
+                    let hole = NEIGHBORS[ci][from_c as usize];
+                    let back = NEIGHBORS[bi][from_b as usize];
+                    self.may_link(hole) & self.open(back.bridge)
+                };
+                held += (through(d[0], d[1]) & through(d[2], d[3])) as u32;
+            }
         }
         held
     }

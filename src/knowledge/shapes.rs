@@ -4,7 +4,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::bridge::step;
-use crate::cell::{Cell, CELLS};
+use crate::cell::{Cell, CELLS, SIZE};
 
 /// Where the offset `(dx, dy)` (each in -4..=4) sits in the tables below.
 #[inline]
@@ -26,10 +26,10 @@ const fn direction_table() -> [u8; 81] {
     out
 }
 
-/// For each offset from a peg `c` to a peg `b` it holds by two ways, by [`slot`]: the
-/// directions from `c` to the first shared hole and from `b` to it, then the same for the
-/// second; `[8; 4]` for other offsets.
-pub static TWO_WAY_HOLES: [[u8; 4]; 81] = two_way_table();
+/// The two-way holes of [`two_way_holes`], by the offset's [`slot`] (for the tests, which
+/// check the table by index difference against it).
+#[cfg(test)]
+static TWO_WAY_HOLES: [[u8; 4]; 81] = two_way_table();
 
 const fn two_way_table() -> [[u8; 4]; 81] {
     let mut out = [[8u8; 4]; 81];
@@ -59,6 +59,35 @@ const fn two_way_table() -> [[u8; 4]; 81] {
         s += 1;
     }
     out
+}
+
+/// For each offset from a peg `c` to a peg `b` it holds by two ways: the directions from `c`
+/// to the first shared hole and from `b` to it, then the same for the second; `[8; 4]` for
+/// other offsets. Indexed by the difference of the two cells' indices, `dx + 12 dy` (one
+/// value per offset, as `|dx| <= 4 < 6`), plus [`DIFF_SPAN`]: a subtraction and a load,
+/// where the offset's coordinates would take two divisions.
+static TWO_WAY_BY_DIFF: [[u8; 4]; 2 * DIFF_SPAN + 1] = two_way_by_diff();
+
+/// The largest difference of cell indices between a peg and one it holds by two ways.
+const DIFF_SPAN: usize = 4 * SIZE + 4;
+
+const fn two_way_by_diff() -> [[u8; 4]; 2 * DIFF_SPAN + 1] {
+    let table = two_way_table();
+    let mut out = [[8u8; 4]; 2 * DIFF_SPAN + 1];
+    let mut s = 0;
+    while s < 81 {
+        let (dx, dy) = (s as i32 % 9 - 4, s as i32 / 9 - 4);
+        out[(DIFF_SPAN as i32 + dx + SIZE as i32 * dy) as usize] = table[s];
+        s += 1;
+    }
+    out
+}
+
+/// The directions of the two holes shared by the pegs on the cells of indices `c` and `b`
+/// (`b` in [`TWO_WAY_PEGS`]`[c]`), as [`TWO_WAY_BY_DIFF`] gives them.
+#[inline]
+pub fn two_way_holes(c: usize, b: usize) -> [u8; 4] {
+    TWO_WAY_BY_DIFF[b + DIFF_SPAN - c]
 }
 
 /// For every cell, the cells a peg there could hold by two ways.
@@ -145,5 +174,16 @@ mod tests {
         }
         assert_eq!(offsets, 24);
         assert_eq!(TWO_WAY_PEGS[c.index()].count(), 24);
+    }
+
+    #[test]
+    fn the_two_way_holes_by_index_difference_are_those_by_offset() {
+        for c in Cell::all() {
+            for b in TWO_WAY_PEGS[c.index()].iter() {
+                let by_offset = TWO_WAY_HOLES[slot(b.x() - c.x(), b.y() - c.y())];
+                assert_ne!(by_offset, [8; 4]);
+                assert_eq!(two_way_holes(c.index(), b.index()), by_offset, "{c} {b}");
+            }
+        }
     }
 }

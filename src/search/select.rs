@@ -43,6 +43,12 @@ impl Quad {
     /// infinity, which no score of a real node is below.
     #[inline(always)]
     fn of(nodes: &[Node]) -> Quad {
+        if let [a, b, c, d] = nodes {
+            return Quad {
+                visits: [a.visits, b.visits, c.visits, d.visits],
+                wins: [a.wins, b.wins, c.wins, d.wins],
+            };
+        }
         let mut q = Quad {
             visits: [1; 4],
             wins: [f32::NEG_INFINITY; 4],
@@ -61,17 +67,11 @@ impl Quad {
 /// the highest of those.
 #[inline(always)]
 fn first_best(nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
-    let mut best = [f32::NEG_INFINITY; 4];
-    let mut at = [0usize; 4];
+    let mut lanes = Lanes::new();
     for (k, four) in nodes.chunks(4).enumerate() {
-        let s = score(&Quad::of(four));
-        for j in 0..4 {
-            if s[j] > best[j] {
-                best[j] = s[j];
-                at[j] = 4 * k + j;
-            }
-        }
+        lanes.offer(score(&Quad::of(four)), 4 * k as u32);
     }
+    let (best, at) = lanes.get();
     let max = best
         .iter()
         .fold(f32::NEG_INFINITY, |m, &b| if b > m { b } else { m });
@@ -80,9 +80,97 @@ fn first_best(nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
     }
     (0..4)
         .filter(|&j| best[j] == max)
-        .map(|j| at[j])
+        .map(|j| at[j] as usize)
         .min()
         .unwrap_or(0)
+}
+
+/// Each lane's best score so far and the first index that scored it, in SSE2 registers where
+/// the target has them: a compare and two blends a quad, where a lane at a time the compiler
+/// moves the comparison's mask out to scalar registers and back.
+#[cfg(target_arch = "x86_64")]
+struct Lanes {
+    best: std::arch::x86_64::__m128,
+    at: std::arch::x86_64::__m128i,
+}
+
+#[cfg(target_arch = "x86_64")]
+impl Lanes {
+    #[inline(always)]
+    fn new() -> Lanes {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline (see `uct_sse2`).
+        unsafe {
+            Lanes {
+                best: _mm_set1_ps(f32::NEG_INFINITY),
+                at: _mm_setzero_si128(),
+            }
+        }
+    }
+
+    /// Lane `j` takes `scores[j]` and index `base + j` where the score is higher than its
+    /// best (a NaN never is).
+    #[inline(always)]
+    fn offer(&mut self, scores: [f32; 4], base: u32) {
+        use std::arch::x86_64::*;
+        // SAFETY: SSE2 is part of the x86-64 baseline; the load reads the 16 bytes of
+        // `scores`.
+        unsafe {
+            let s = _mm_loadu_ps(scores.as_ptr());
+            let better = _mm_cmpgt_ps(s, self.best);
+            self.best = _mm_or_ps(_mm_and_ps(better, s), _mm_andnot_ps(better, self.best));
+            let index = _mm_add_epi32(_mm_set1_epi32(base as i32), _mm_setr_epi32(0, 1, 2, 3));
+            let better = _mm_castps_si128(better);
+            self.at = _mm_or_si128(
+                _mm_and_si128(better, index),
+                _mm_andnot_si128(better, self.at),
+            );
+        }
+    }
+
+    /// Each lane's best score and its index.
+    #[inline(always)]
+    fn get(&self) -> ([f32; 4], [u32; 4]) {
+        use std::arch::x86_64::*;
+        let (mut best, mut at) = ([0.0f32; 4], [0u32; 4]);
+        // SAFETY: SSE2 is part of the x86-64 baseline; the stores write the 16 bytes of
+        // `best` and of `at`.
+        unsafe {
+            _mm_storeu_ps(best.as_mut_ptr(), self.best);
+            _mm_storeu_si128(at.as_mut_ptr() as *mut __m128i, self.at);
+        }
+        (best, at)
+    }
+}
+
+/// [`Lanes`] one lane at a time, where there is no SSE2.
+#[cfg(not(target_arch = "x86_64"))]
+struct Lanes {
+    best: [f32; 4],
+    at: [u32; 4],
+}
+
+#[cfg(not(target_arch = "x86_64"))]
+impl Lanes {
+    fn new() -> Lanes {
+        Lanes {
+            best: [f32::NEG_INFINITY; 4],
+            at: [0; 4],
+        }
+    }
+
+    fn offer(&mut self, scores: [f32; 4], base: u32) {
+        for j in 0..4 {
+            if scores[j] > self.best[j] {
+                self.best[j] = scores[j];
+                self.at[j] = base + j as u32;
+            }
+        }
+    }
+
+    fn get(&self) -> ([f32; 4], [u32; 4]) {
+        (self.best, self.at)
+    }
 }
 
 /// The child of `parent` of the best `score`, one node at a time (PUCT, or the solver on: a
