@@ -101,19 +101,20 @@ impl Sink for Active {
     }
 }
 
-/// A logit summed as the features are read: the same additions, in the same order, as
-/// `Policy::logit` makes over the [`Active`] list, without the list.
+/// A logit summed as the features are read: the additions `Policy::logit` makes over the
+/// [`Active`] list, in the same order, without the list (and with zeros between them).
 struct Logit<'w> {
     weights: &'w [f32],
     sum: f32,
 }
 
 impl Sink for Logit<'_> {
+    /// A zero count adds a zero, which leaves the sum as it was to the bit (the sum starts
+    /// at +0.0 or a stored sum, never -0.0, the one value adding +0.0 changes), so there is no
+    /// test for it here: a branch on the count would mispredict.
     #[inline]
     fn add(&mut self, index: usize, count: u32) {
-        if count > 0 {
-            self.sum += self.weights[index] * count.min(255) as f32;
-        }
+        self.sum += self.weights[index] * count.min(255) as f32;
     }
 }
 
@@ -279,8 +280,9 @@ impl<'a> Context<'a> {
     /// not crossed by an opponent's link.
     #[inline]
     fn may_link(&self, n: Neighbor) -> bool {
-        // A missing neighbour points at corner A1, never free.
-        self.free.has_index(n.cell as usize) && self.open(n.bridge)
+        // A missing neighbour points at corner A1, never free, and through NO_BRIDGE at an
+        // absorbing counter. Both tests are made: a branch between them would mispredict.
+        self.free.has_index(n.cell as usize) & self.open(n.bridge)
     }
 
     /// Whether no opponent's link crosses the mover's bridge of index `b`.
