@@ -156,15 +156,22 @@ impl Position {
     /// where allowed; none once the game is over. The one builder of move lists (the root's
     /// moves and every expanded node's children).
     pub fn legal_moves(&self) -> Vec<Move> {
+        let mut moves = Vec::new();
+        self.legal_moves_into(&mut moves);
+        moves
+    }
+
+    /// [`Position::legal_moves`] written into `moves` (cleared first), whose room is reused:
+    /// the search lists a node's moves at every expansion.
+    pub fn legal_moves_into(&self, moves: &mut Vec<Move>) {
+        moves.clear();
         if self.outcome().is_some() {
-            return Vec::new();
+            return;
         }
-        let swap = self.swap_allowed().then_some(Move::Swap);
-        self.legal_holes()
-            .iter()
-            .map(Move::Peg)
-            .chain(swap)
-            .collect()
+        moves.extend(self.legal_holes().iter().map(Move::Peg));
+        if self.swap_allowed() {
+            moves.push(Move::Swap);
+        }
     }
 
     /// The result, if the game is over: a win for a connected player, or a draw when the

@@ -26,6 +26,8 @@ pub struct Knowing<'a> {
 pub struct Iteration {
     /// The nodes walked, each with the player who made its move.
     path: Vec<(u32, Player)>,
+    /// The legal moves of the node being expanded.
+    moves: Vec<Move>,
 }
 
 /// How an iteration ended: the winner of its game (`None` for a draw) and, where the value
@@ -117,7 +119,13 @@ impl Iteration {
 
     /// Adds the children of the last node of the path, whose position is `pos`: every legal
     /// move, with priors. Returns whether it did.
-    fn expand(&self, params: &Params, tree: &mut Tree, pos: &Position, knowing: &Knowing) -> bool {
+    fn expand(
+        &mut self,
+        params: &Params,
+        tree: &mut Tree,
+        pos: &Position,
+        knowing: &Knowing,
+    ) -> bool {
         // The pegs so far, oldest first: the root's history, then the moves of the path.
         let n = self.path.len();
         let last = |back: usize| match n.checked_sub(back + 1) {
@@ -130,7 +138,8 @@ impl Iteration {
             last_own: last(1),
         };
         let node = self.path[n - 1].0;
-        prior::expand(params, tree, node, pos, &pos.legal_moves(), &recent)
+        pos.legal_moves_into(&mut self.moves);
+        prior::expand(params, tree, node, pos, &self.moves, &recent)
     }
 
     /// Backs the result up the path, deepest node first.

@@ -8,8 +8,8 @@
 use super::playout::play_out;
 use crate::bitboard::KNIGHTS;
 use crate::board::Board;
-use crate::bridge::{Bridge, Neighbor, NEIGHBORS};
-use crate::cell::{Cell, Player, SIZE};
+use crate::bridge::{step, Bridge, Neighbor, NEIGHBORS};
+use crate::cell::{Cell, Player, CELLS};
 use crate::position::Position;
 use crate::rng::FastRng;
 
@@ -29,17 +29,21 @@ pub fn save_reply(board: &Board, p: Player, x: Cell) -> Option<Cell> {
 /// with open bridges from `x` (in the order of `x`'s neighbours), until a fourth corner saves.
 #[inline(never)]
 fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
-    let near = &NEIGHBORS[x.index()];
+    let (near, corners) = (&NEIGHBORS[x.index()], &CORNERS[x.index()]);
     let mut firsts = board.link_mask(p.index(), x.index());
     while firsts != 0 {
-        let i = firsts.trailing_zeros();
+        let i = firsts.trailing_zeros() as usize;
         firsts &= firsts - 1;
         let mut seconds = firsts;
         while seconds != 0 {
-            let j = seconds.trailing_zeros();
+            let j = seconds.trailing_zeros() as usize;
             seconds &= seconds - 1;
-            if let Some(c) = fourth_corner(board, p, x.index(), near[i as usize], near[j as usize])
-            {
+            let corner = corners[i][j];
+            if corner == NO_CORNER {
+                continue;
+            }
+            let c = Cell::of_hole(corner as usize);
+            if let Some(c) = fourth_corner(board, p, x.index(), near[i], near[j], c) {
                 return Some(c);
             }
         }
@@ -47,17 +51,51 @@ fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
     None
 }
 
-/// The fourth corner `C = A + B - X` of the parallelogram with corner `x` (cell index) and
-/// ends `a` and `b`, when it is a vacant hole `p` may play, links to both ends, and the two
-/// are not joined already.
-fn fourth_corner(board: &Board, p: Player, x: usize, a: Neighbor, b: Neighbor) -> Option<Cell> {
-    let (a_cell, b_cell) = (a.cell as usize, b.cell as usize);
-    let coord = |i: usize| ((i % SIZE) as i32, (i / SIZE) as i32);
-    let ((ax, ay), (bx, by), (xx, xy)) = (coord(a_cell), coord(b_cell), coord(x));
-    let c = Cell::new(ax + bx - xx, ay + by - xy)?;
+/// No fourth corner: off the board, or `x` itself (opposite steps).
+const NO_CORNER: u8 = u8::MAX;
+
+/// For every cell `x` and two of its knight directions `i` and `j`, the fourth corner of the
+/// parallelogram `x`, `x + step(i)`, `x + step(i) + step(j)`, `x + step(j)`, if it is a hole
+/// other than `x`: one load where the corner's coordinates took three divisions.
+static CORNERS: [[[u8; 8]; 8]; CELLS] = corner_table();
+
+const fn corner_table() -> [[[u8; 8]; 8]; CELLS] {
+    let mut out = [[[NO_CORNER; 8]; 8]; CELLS];
+    let mut x = 0;
+    while x < CELLS {
+        if let Some(cell) = Cell::from_index(x) {
+            let mut k = 0;
+            while k < 64 {
+                let (i, j) = (k / 8, k % 8);
+                let ((ix, iy), (jx, jy)) = (step(i), step(j));
+                if let Some(c) = cell.offset(ix + jx, iy + jy) {
+                    if c.index() != x {
+                        out[x][i][j] = c.index() as u8;
+                    }
+                }
+                k += 1;
+            }
+        }
+        x += 1;
+    }
+    out
+}
+
+/// Whether `c`, the fourth corner of the parallelogram with corner `x` (cell index) and ends
+/// `a` and `b`, is a vacant hole `p` may play that links to both ends, and the two are not
+/// joined already.
+fn fourth_corner(
+    board: &Board,
+    p: Player,
+    x: usize,
+    a: Neighbor,
+    b: Neighbor,
+    c: Cell,
+) -> Option<Cell> {
     if board.occupied().has(c) || !c.allowed_for(p) {
         return None;
     }
+    let (a_cell, b_cell) = (a.cell as usize, b.cell as usize);
     // C-B is X-A moved by B - X, and C-A is X-B moved by A - X: the same bridges shifted.
     let shift = |bridge: u16, to: usize| (bridge as i32 + 4 * (to as i32 - x as i32)) as usize;
     let (cb, ca) = (shift(a.bridge, b_cell), shift(b.bridge, a_cell));
@@ -100,6 +138,20 @@ mod tests {
         assert_eq!(save_reply(joined.board(), Player::Zero, cell("C6")), None);
         // Player 1's pegs are not player 0's to save.
         assert_eq!(save_reply(pos.board(), Player::One, cell("C6")), None);
+    }
+
+    #[test]
+    fn the_corner_table_gives_each_parallelograms_fourth_corner() {
+        for x in Cell::all() {
+            for (i, j) in (0..8).flat_map(|i| (0..8).map(move |j| (i, j))) {
+                let ((ix, iy), (jx, jy)) = (step(i), step(j));
+                let (cx, cy) = (x.x() + ix + jx, x.y() + iy + jy);
+                let expected = Cell::new(cx, cy).filter(|&c| c != x);
+                let corner = CORNERS[x.index()][i][j];
+                let found = (corner != NO_CORNER).then(|| Cell::of_hole(corner as usize));
+                assert_eq!(found, expected, "{x} {i} {j}");
+            }
+        }
     }
 
     #[test]
