@@ -1,11 +1,16 @@
 //! Union-find over a fixed number of nodes, for connectivity that only ever grows.
 
-/// Disjoint sets of `N` nodes (`N` at most 256), with union by size and path halving. Every
+/// Disjoint sets of `N` nodes (`N` at most 256), with union by weight and path halving. Every
 /// set carries tag bits: the union of its members' tags.
+///
+/// A set's weight counts the sets [`UnionFind::union`] joined into it, not the single nodes
+/// [`UnionFind::attach`] hung on it: the playout attaches a new peg at most links, and keeping
+/// the count there cost a store each time. Which root a union keeps changes no partition, so
+/// connectivity, tags and the search's signature are the same as with union by size.
 #[derive(Clone)]
 pub struct UnionFind<const N: usize> {
     parent: [u8; N],
-    size: [u8; N],
+    weight: [u8; N],
     tags: [u8; N],
 }
 
@@ -24,7 +29,7 @@ impl<const N: usize> UnionFind<N> {
         }
         UnionFind {
             parent,
-            size: [1; N],
+            weight: [1; N],
             tags: [0; N],
         }
     }
@@ -63,7 +68,7 @@ impl<const N: usize> UnionFind<N> {
     /// Sets the tags of `a`, which must still be alone in its set.
     #[inline]
     pub fn tag(&mut self, a: usize, bits: u8) {
-        debug_assert!(self.parent[a] as usize == a && self.size[a] == 1);
+        debug_assert!(self.parent[a] as usize == a && self.weight[a] == 1);
         self.tags[a] = bits;
     }
 
@@ -72,11 +77,11 @@ impl<const N: usize> UnionFind<N> {
     pub fn union(&mut self, a: usize, b: usize) -> u8 {
         let (mut ra, mut rb) = (self.find(a), self.find(b));
         if ra != rb {
-            if self.size[ra] < self.size[rb] {
+            if self.weight[ra] < self.weight[rb] {
                 std::mem::swap(&mut ra, &mut rb);
             }
             self.parent[rb] = ra as u8;
-            self.size[ra] = self.size[ra].saturating_add(self.size[rb]);
+            self.weight[ra] = self.weight[ra].saturating_add(self.weight[rb]);
             self.tags[ra] |= self.tags[rb];
         }
         self.tags[ra]
@@ -87,10 +92,9 @@ impl<const N: usize> UnionFind<N> {
     /// [`UnionFind::union`]: one find, and no choice of root.
     #[inline]
     pub fn attach(&mut self, a: usize, b: usize) -> u8 {
-        debug_assert!(self.parent[a] as usize == a && self.size[a] == 1);
+        debug_assert!(self.parent[a] as usize == a && self.weight[a] == 1);
         let r = self.find(b);
         self.parent[a] = r as u8;
-        self.size[r] = self.size[r].saturating_add((r != a) as u8);
         let tags = self.tags[r] | self.tags[a];
         self.tags[r] = tags;
         tags
