@@ -153,8 +153,8 @@ impl Position {
     }
 
     /// Every legal move of the player to move: its legal holes in index order, then `SWAP`
-    /// where allowed; none once the game is over. The one builder of move lists (the root's
-    /// moves and every expanded node's children).
+    /// where allowed; none once the game is over. With [`Position::legal_moves_into`], the
+    /// one builder of move lists (the root's moves and every expanded node's children).
     pub fn legal_moves(&self) -> Vec<Move> {
         let mut moves = Vec::new();
         self.legal_moves_into(&mut moves);
