@@ -51,7 +51,7 @@ pub fn should_swap(first: Cell) -> bool {
 }
 
 /// Our first peg as player 0: the hole of the quarter board whose score is nearest
-/// [`FIRST_PEG_TARGET`] (the first such in reading order).
+/// `FIRST_PEG_TARGET` (the first such in reading order).
 pub fn first_peg() -> Cell {
     let mut best = (u8::MAX, Cell::CENTRE);
     for (y, row) in P0_SCORE.iter().enumerate() {

@@ -373,7 +373,7 @@ impl Groups {
 }
 
 /// The features of a peg by `mover` on `c` when no peg stands a knight's or a king's move
-/// from it, less the recent ones ([`Context::recent_features`]): the same on every board.
+/// from it, less the far ones ([`Context::far_logit`]): the same on every board.
 pub fn quiet(mover: Player, c: Cell) -> Active {
     let board = Board::new();
     let mut out = Active::new();
