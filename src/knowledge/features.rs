@@ -231,28 +231,16 @@ impl<'a> Context<'a> {
     /// How many of the mover's pegs a peg on `c` would hold by two ways.
     fn two_ways(&self, c: Cell) -> u32 {
         let ci = c.index();
-        let mut held = 0;
-        // A plain loop per word, faster here than `Bitboard::iter`.
-        for (w, mut bits) in self
-            .own
-            .and(TWO_WAY_PEGS[ci])
-            .words()
-            .into_iter()
-            .enumerate()
-        {
-            while bits != 0 {
-                let bi = w * 64 + bits.trailing_zeros() as usize;
-                bits &= bits - 1;
-                let d = two_way_holes(ci, bi);
-                let through = |from_c: u8, from_b: u8| {
-                    let hole = NEIGHBORS[ci][from_c as usize];
-                    let back = NEIGHBORS[bi][from_b as usize];
-                    self.may_link(hole) & self.open(back.bridge)
-                };
-                held += (through(d[0], d[1]) & through(d[2], d[3])) as u32;
-            }
-        }
-        held
+        let held = |b: Cell| {
+            let (bi, d) = (b.index(), two_way_holes(ci, b.index()));
+            let through = |from_c: u8, from_b: u8| {
+                let hole = NEIGHBORS[ci][from_c as usize];
+                let back = NEIGHBORS[bi][from_b as usize];
+                self.may_link(hole) & self.open(back.bridge)
+            };
+            (through(d[0], d[1]) & through(d[2], d[3])) as u32
+        };
+        self.own.and(TWO_WAY_PEGS[ci]).iter().map(held).sum()
     }
 
     /// Whether a peg on `c` would have two vacant holes of its nearer own border row a

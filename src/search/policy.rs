@@ -43,7 +43,7 @@ fn save_among_pairs(board: &Board, p: Player, x: Cell) -> Option<Cell> {
                 continue;
             }
             let c = Cell::of_hole(corner as usize);
-            if let Some(c) = fourth_corner(board, p, x.index(), near[i], near[j], c) {
+            if saves(board, p, x.index(), near[i], near[j], c) {
                 return Some(c);
             }
         }
@@ -84,16 +84,9 @@ const fn corner_table() -> [[[u8; 8]; 8]; CELLS] {
 /// Whether `c`, the fourth corner of the parallelogram with corner `x` (cell index) and ends
 /// `a` and `b`, is a vacant hole `p` may play that links to both ends, and the two are not
 /// joined already.
-fn fourth_corner(
-    board: &Board,
-    p: Player,
-    x: usize,
-    a: Neighbor,
-    b: Neighbor,
-    c: Cell,
-) -> Option<Cell> {
+fn saves(board: &Board, p: Player, x: usize, a: Neighbor, b: Neighbor, c: Cell) -> bool {
     if board.occupied().has(c) || !c.allowed_for(p) {
-        return None;
+        return false;
     }
     let (a_cell, b_cell) = (a.cell as usize, b.cell as usize);
     // C-B is X-A moved by B - X, and C-A is X-B moved by A - X: the same bridges shifted.
@@ -103,7 +96,7 @@ fn fourth_corner(
     debug_assert_eq!(Some(cb), bridge_to(b_cell).map(Bridge::index));
     debug_assert_eq!(Some(ca), bridge_to(a_cell).map(Bridge::index));
     let open = board.blocked_index(p, cb) == 0 && board.blocked_index(p, ca) == 0;
-    (open && !board.same_group(a_cell, b_cell)).then_some(c)
+    open && !board.same_group(a_cell, b_cell)
 }
 
 /// Like [`super::playout::playout`], but a player whose two-way connection the last peg cut
