@@ -33,6 +33,9 @@ const fn border_table() -> [[u8; 256]; 2] {
 #[derive(Clone)]
 pub struct Board {
     pegs: [Bitboard; 2],
+    /// `marks[c]`: 1 + the index of the player whose peg is on the cell of index `c`, 0 for
+    /// none, so that the link test reads a byte rather than a bit of a word.
+    marks: [u8; 256],
     /// `links[p][d]` holds the lower ends of `p`'s links in direction `d`.
     links: [[Bitboard; 4]; 2],
     /// `blocked[p][b]`: how many links of `p`'s opponent cross bridge `b` (the slots from
@@ -66,6 +69,7 @@ impl Board {
     pub fn new() -> Board {
         Board {
             pegs: [Bitboard::EMPTY; 2],
+            marks: [0; 256],
             links: [[Bitboard::EMPTY; 4]; 2],
             blocked: [[0; SLOTS]; 2],
             groups: UnionFind::new(),
@@ -88,13 +92,7 @@ impl Board {
     /// Who owns the peg at `c`, if any.
     #[inline]
     pub fn owner(&self, c: Cell) -> Option<Player> {
-        if self.pegs[0].has(c) {
-            Some(Player::Zero)
-        } else if self.pegs[1].has(c) {
-            Some(Player::One)
-        } else {
-            None
-        }
+        Player::from_index((self.marks[c.index()] as usize).wrapping_sub(1))
     }
 
     /// The vacant holes `p` may play.
@@ -185,7 +183,7 @@ impl Board {
         let mut mask = 0u32;
         for (k, n) in NEIGHBORS[ci].iter().enumerate() {
             // A missing neighbour points at corner A1, which never holds a peg.
-            let own = self.pegs[pi].has_index(n.cell as usize);
+            let own = self.marks[n.cell as usize] == pi as u8 + 1;
             mask |= ((own & (self.blocked[pi][n.bridge as usize] == 0)) as u32) << k;
         }
         mask
@@ -244,6 +242,7 @@ impl Board {
     #[inline(always)]
     pub fn put_peg(&mut self, p: Player, c: Cell) {
         self.pegs[p.index()].insert(c);
+        self.marks[c.index()] = p.index() as u8 + 1;
         self.groups.tag(c.index(), border_tags(p, c));
     }
 

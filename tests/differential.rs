@@ -22,6 +22,12 @@ fn assert_same(fast: &Position, slow: &RefGame, ctx: &str) {
         let holes: Vec<_> = fast.board().legal_holes(p).iter().collect();
         assert_eq!(holes, slow.legal_holes(p), "{ctx}: legal holes of {p}");
     }
+    for c in twixt::Cell::all() {
+        let by_pegs = Player::BOTH
+            .into_iter()
+            .find(|&p| fast.board().pegs(p).has(c));
+        assert_eq!(fast.board().owner(c), by_pegs, "{ctx}: owner of {c}");
+    }
     assert_eq!(fast.outcome(), slow.outcome(), "{ctx}: result");
     assert_eq!(fast.legal_moves(), slow.legal_moves(), "{ctx}: legal moves");
     assert_eq!(
