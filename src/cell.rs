@@ -41,8 +41,8 @@ impl Player {
         }
     }
 
-    /// The player with this index, if it is 0 or 1.
-    #[cfg(not(codingame))]
+    /// The player with this index, if it is 0 or 1 (ships: [`crate::Board::owner`] reads
+    /// its byte per hole with it).
     pub const fn from_index(i: usize) -> Option<Player> {
         match i {
             0 => Some(Player::Zero),

@@ -4,7 +4,7 @@
 //! Layers, bottom up: [`cell`] and [`bitboard`] → [`bridge`] tables → [`board`] →
 //! [`position`] (the rules) and [`setup`] (loading a listed position) → [`search`] →
 //! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
-//! tests and by the referee; it never ships.
+//! tests and by the referee; it never ships, nor does [`picture`], which draws boards as SVG.
 
 // Host-only conveniences stay out of the CodinGame bundle (twixt-bundle sets `codingame`).
 #[cfg(not(codingame))]
@@ -15,6 +15,8 @@ pub mod bot;
 pub mod bridge;
 pub mod cell;
 pub mod knowledge;
+#[cfg(not(codingame))]
+pub mod picture;
 pub mod position;
 pub mod protocol;
 pub mod rng;

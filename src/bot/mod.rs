@@ -1,14 +1,16 @@
 //! The bot process: reads turns until EOF, remembers its side, answers each turn in time.
 
+#[cfg(not(codingame))]
+pub mod analyze;
 pub mod opening;
 pub mod options;
 
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
-use crate::protocol::{Answer, LastMove, ParsedTurn, TurnReader};
+use crate::protocol::{Answer, LastMove, ParsedTurn, TurnInput, TurnReader};
 use crate::search::tree::Known;
 use crate::search::{Found, Limits, Report, Searcher};
-use options::{help, parse_args, Command, Options};
+use options::{help, parse_args, Command, Options, Request};
 use std::io::{BufRead, Write};
 use std::time::Instant;
 
@@ -30,6 +32,7 @@ pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
             0
         }
         Ok(Command::Bench(seconds)) => bench(seconds),
+        Ok(Command::Analyze(request)) => analyze(&request),
         Ok(Command::Play(opts)) => {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
@@ -49,6 +52,18 @@ fn bench(seconds: f64) -> i32 {
 #[cfg(codingame)]
 fn bench(_: f64) -> i32 {
     eprintln!("twixt-bot: bench is not in the CodinGame bundle; run the cargo-built bot");
+    EXIT_BAD_INPUT
+}
+
+/// `twixt-bot analyze`: the search's view of one turn input.
+#[cfg(not(codingame))]
+fn analyze(request: &Request) -> i32 {
+    analyze::run(request)
+}
+
+/// The CodinGame bundle has no analyze (its arguments are refused before this).
+#[cfg(codingame)]
+fn analyze(_: &Request) -> i32 {
     EXIT_BAD_INPUT
 }
 
@@ -111,20 +126,11 @@ impl Bot {
     fn answer<E: Write>(&mut self, turn: &ParsedTurn, start: Instant, log: &mut E) -> Answer {
         let input = &turn.input;
         let me = *self.side.get_or_insert_with(|| input.infer_side());
-        let (pos, problems) = input.setup(me).build();
-        for e in &problems {
-            let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
-        }
-        if pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
-            let first = Move::Peg(opening::first_peg());
-            return self.play_from_table(&pos, first, "opening", start, log);
+        let (pos, _) = position_of(input, me, log);
+        if let Some((mv, why)) = table_move(&pos, input.last, self.opts.no_swap) {
+            return self.play_from_table(&pos, mv, why, start, log);
         }
         let swap_turn = pos.swap_allowed();
-        if let (Some(LastMove::Peg(c)), true) = (input.last, swap_turn) {
-            if !self.opts.no_swap && opening::should_swap(c) {
-                return self.play_from_table(&pos, Move::Swap, "swap", start, log);
-            }
-        }
         let limits = self.limits(start);
         let last_opp = match input.last {
             Some(LastMove::Peg(c)) => Some(c),
@@ -221,6 +227,34 @@ impl Bot {
             let ms = start.elapsed().as_secs_f64() * 1000.0;
             let _ = writeln!(log, "turn {}: {} time {:.0} ms", self.turns + 1, what, ms);
         }
+    }
+}
+
+/// The position `input` describes, `me` to answer, built from what is sound in it, and how
+/// many problems it had, each reported on `log` with its line.
+fn position_of<E: Write>(input: &TurnInput, me: Player, log: &mut E) -> (Position, usize) {
+    let (pos, problems) = input.setup(me).build();
+    for e in &problems {
+        let _ = writeln!(log, "twixt-bot: line {}: {}", input.line_of(me, e), e);
+    }
+    (pos, problems.len())
+}
+
+/// The move the opening table decides, with the answer's message: our first peg on the
+/// empty board, or SWAP of a first peg worth swapping (unless `no_swap`).
+fn table_move(
+    pos: &Position,
+    last: Option<LastMove>,
+    no_swap: bool,
+) -> Option<(Move, &'static str)> {
+    if pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
+        return Some((Move::Peg(opening::first_peg()), "opening"));
+    }
+    match last {
+        Some(LastMove::Peg(c)) if pos.swap_allowed() && !no_swap && opening::should_swap(c) => {
+            Some((Move::Swap, "swap"))
+        }
+        _ => None,
     }
 }
 

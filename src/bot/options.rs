@@ -50,8 +50,26 @@ pub enum Command {
     Play(Options),
     /// Measure playout speed for this many seconds and print the signature.
     Bench(f64),
+    /// Search one turn input and show the root's best moves (`twixt-bot analyze`).
+    Analyze(Request),
     /// Print the help.
     Help,
+}
+
+/// What `twixt-bot analyze` is asked (nothing in the CodinGame bundle, which has no analyze).
+#[cfg(not(codingame))]
+pub use super::analyze::Request;
+#[cfg(codingame)]
+pub type Request = ();
+
+/// `twixt-bot analyze`'s arguments.
+#[cfg(not(codingame))]
+use super::analyze::parse as analyze_args;
+
+/// The CodinGame bundle has no analyze, to save room.
+#[cfg(codingame)]
+fn analyze_args<I: Iterator<Item = String>>(_: I) -> Result<Command, String> {
+    Err("analyze is not in the CodinGame bundle; run the cargo-built bot".to_string())
 }
 
 /// The help text (a pointer to it in the CodinGame bundle, to save room).
@@ -70,6 +88,9 @@ twixt-bot: a Twixt-PP bot speaking CodinGame's turn protocol on stdin/stdout
 usage: twixt-bot [OPTIONS]            play one game (reads turns until EOF)
        twixt-bot bench [SECONDS]      playouts per second and the search signature
                                       (default {BENCH_SECONDS} s)
+       twixt-bot analyze [FILE] [--ms N | --playouts N] [--top N] [--svg OUT] [--seed N]
+                         [--set NAME=VALUE]
+                                      the search's view of one turn input (see below)
 
 options:
   --think-ms N        thinking time per turn after the first, ms (default {THINK_MS}; clock 300)
@@ -86,8 +107,11 @@ options:
 Each turn the bot prints one line: the move (E5, or SWAP) and its estimate (E5 62%).
 stderr gets one line per turn: move, value, visits, playouts, tree nodes, time.
 Bad input: each problem is reported on stderr with its line; if the board is still known the
-bot answers a legal move, otherwise it exits with status 2.",
-        params = params_help()
+bot answers a legal move, otherwise it exits with status 2.
+
+{analyze}",
+        params = params_help(),
+        analyze = super::analyze::help()
     )
 }
 
@@ -125,6 +149,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
                 };
                 return Ok(Command::Bench(seconds));
             }
+            "analyze" if was_first => return analyze_args(args),
             "-h" | "--help" => return Ok(Command::Help),
             "--quiet" | "-q" => opts.quiet = true,
             "--no-swap" => opts.no_swap = true,
@@ -132,20 +157,24 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
             "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
             "--seed" => opts.seed = Some(number(&arg, args.next())?),
-            "--set" => {
-                let pair = args.next().ok_or("--set needs NAME=VALUE")?;
-                let (name, value) = pair
-                    .split_once('=')
-                    .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
-                opts.params.set(name, value)?;
-            }
+            "--set" => set_param(&mut opts.params, args.next())?,
             _ => return Err(format!("unknown argument '{}' (try --help)", arg)),
         }
     }
     Ok(Command::Play(opts))
 }
 
-fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
+/// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
+pub(super) fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {
+    let pair = pair.ok_or("--set needs NAME=VALUE")?;
+    let (name, value) = pair
+        .split_once('=')
+        .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
+    params.set(name, value)
+}
+
+/// The whole number after `flag`.
+pub(super) fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
     let value = value.ok_or(format!("{} needs a number", flag))?;
     value
         .parse()
@@ -179,6 +208,16 @@ mod tests {
         assert_eq!(parse("bench"), Ok(Command::Bench(BENCH_SECONDS)));
         assert_eq!(parse("bench 0.5"), Ok(Command::Bench(0.5)));
         assert_eq!(parse("--help"), Ok(Command::Help));
+        match parse("analyze fixtures/first.txt --top 2 --seed 3") {
+            Ok(Command::Analyze(r)) => {
+                assert_eq!(
+                    (r.file.as_deref(), r.top, r.seed),
+                    (Some("fixtures/first.txt"), 2, 3)
+                )
+            }
+            other => panic!("{other:?}"),
+        }
+        assert_eq!(parse("analyze --help"), Ok(Command::Help));
         let help = help();
         assert!(
             help.contains(&format!("default {THINK_MS}; clock 300")),
@@ -188,6 +227,7 @@ mod tests {
             help.contains("clock_every   default 64, range 1..=4096"),
             "{help}"
         );
+        assert!(help.contains("--svg OUT"), "{help}");
     }
 
     #[test]
@@ -196,6 +236,12 @@ mod tests {
         assert!(parse("--seed x").unwrap_err().contains("'x'"));
         assert!(parse("--fast").unwrap_err().contains("unknown argument"));
         assert!(parse("bench -1").is_err());
+        assert!(parse("--quiet analyze")
+            .unwrap_err()
+            .contains("unknown argument 'analyze'"));
+        assert!(parse("analyze --quiet")
+            .unwrap_err()
+            .contains("unknown argument '--quiet'"));
         assert!(parse("--set exploration")
             .unwrap_err()
             .contains("NAME=VALUE"));

@@ -3,8 +3,11 @@
 //! [`params`] declares every tunable; [`tree`] holds the nodes; `iteration` walks the tree,
 //! expands, plays out and backs up (the solver optional); [`playout`] plays random games,
 //! [`policy`] the playouts' saves; [`prior`] the new nodes' priors; [`tactics`] finds
-//! immediate wins and blocks; this module runs the search under its limits.
+//! immediate wins and blocks; this module runs the search under its limits; `analysis`
+//! reads the root's moves off a kept tree (host only, for `twixt-bot analyze`).
 
+#[cfg(not(codingame))]
+mod analysis;
 mod iteration;
 pub mod params;
 pub mod playout;
@@ -18,6 +21,8 @@ use crate::cell::{Cell, Player};
 use crate::knowledge::{Policy, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
+#[cfg(not(codingame))]
+pub use analysis::RootLine;
 use iteration::{Iteration, Knowing};
 use params::Params;
 use std::time::Instant;
@@ -158,27 +163,33 @@ impl Searcher {
         if moves.is_empty() {
             return None;
         }
-        if let Some(&c) = tactics::winning_holes(pos).first() {
-            return Some(Report::tactical(c, Found::WinInOne));
+        if let Some(r) = self.tactical(pos) {
+            return Some(r);
         }
-        if self.params.win_in_two {
-            if let Some(c) = tactics::win_in_two(pos) {
-                return Some(Report::tactical(c, Found::WinInTwo));
-            }
-        }
-        let mut root_moves = moves;
         let mut reusable = last;
-        if !tactics::threats(pos).is_empty() {
-            let safe = tactics::safe_moves(pos, &root_moves);
-            if !safe.is_empty() && safe.len() < root_moves.len() {
-                root_moves = safe;
+        let root_moves = match safe_root(pos, &moves) {
+            Some(safe) => {
                 reusable = None;
+                safe
             }
-        }
+            None => moves,
+        };
         let tree = reusable
             .and_then(|(prev, tree)| reused(&prev, &tree, pos))
             .unwrap_or_else(|| Tree::new(self.params.max_nodes));
         Some(self.search(pos, tree, root_moves, limits))
+    }
+
+    /// The move the tactics play without a search: an immediate win, else (with
+    /// `win_in_two`) a forced win in two.
+    pub fn tactical(&self, pos: &Position) -> Option<Report> {
+        if let Some(&c) = tactics::winning_holes(pos).first() {
+            return Some(Report::tactical(c, Found::WinInOne));
+        }
+        if self.params.win_in_two {
+            return tactics::win_in_two(pos).map(|c| Report::tactical(c, Found::WinInTwo));
+        }
+        None
     }
 
     /// Searches `pos`, where the opponent is to move (after our opening peg or SWAP), only to
@@ -228,6 +239,16 @@ impl Searcher {
         }
         report
     }
+}
+
+/// The root's moves narrowed to those that stop the opponent's threats, when there are
+/// threats and some but not all of `moves` stop them.
+fn safe_root(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
+    if tactics::threats(pos).is_empty() {
+        return None;
+    }
+    let safe = tactics::safe_moves(pos, moves);
+    (!safe.is_empty() && safe.len() < moves.len()).then_some(safe)
 }
 
 /// Runs `iteration` until the limits say stop; returns how many ran, and the pegs placed.
