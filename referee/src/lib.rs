@@ -6,7 +6,7 @@
 //! [`engines`] are the two commands and their [`clocks`], whatever their seats; [`process`]
 //! runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its input and reads
 //! its answer; [`game`] plays one game; [`record`],
-//! [`render`] and [`svg`] keep and show it; [`matches`](mod@matches) runs a match from
+//! [`render`] and [`svg`] keep and show it, and [`report`] makes pages to look at games in; [`matches`](mod@matches) runs a match from
 //! [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
 //! [`brutaltester`] speaks cg-brutaltester's referee contract.
 
@@ -21,6 +21,8 @@ pub mod openings;
 pub mod process;
 pub mod record;
 pub mod render;
+pub mod report;
+pub mod shard;
 pub mod signals;
 pub mod sprt;
 pub mod stats;

@@ -5,21 +5,22 @@
 //! were played without SPRT or when the SPRT accepted H1, 1 when it accepted H0, 3 when the games
 //! ran out first; 2 for the referee's own errors (bad arguments, a command that cannot start).
 
-use anyhow::{anyhow, Context, Result};
+use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use twixt::position::Move;
 use twixt_referee::brutaltester;
 use twixt_referee::engines::{EngineOptions, Engines};
 use twixt_referee::game::{play_game, GameSetup};
 use twixt_referee::matches::{run_match, say, MatchConfig, MatchEnd, MatchOptions};
 use twixt_referee::openings::parse_opening;
-use twixt_referee::record::{read_records, GameRecord};
+use twixt_referee::record::{read_readable, read_records, GameRecord};
 use twixt_referee::render::game_report;
+use twixt_referee::report;
+use twixt_referee::shard;
+use twixt_referee::sprt::Sprt;
 use twixt_referee::svg::game_svg;
-use twixt_reference::RefGame;
 
 #[derive(Parser)]
 #[command(
@@ -41,6 +42,34 @@ enum Command {
     Match(MatchArgs),
     /// Show a recorded game (from --record or --results): board, moves, result.
     Show(ShowArgs),
+    /// Write a results file as one self-contained HTML page: the match's statistics, plots,
+    /// the table of the games and a replay viewer (open it in any browser, offline).
+    Report(ReportArgs),
+    /// Count the results files of a match's shards (match --shard I/N) as the one match they
+    /// make, and print its result block.
+    Merge(MergeArgs),
+}
+
+#[derive(Args)]
+struct MergeArgs {
+    /// The shards' results files.
+    #[arg(required = true)]
+    files: Vec<PathBuf>,
+    /// The SPRT to judge the merged games by: --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
+}
+
+#[derive(Args)]
+struct ReportArgs {
+    /// A JSON-lines results file (from match --results or game --record).
+    file: PathBuf,
+    /// The HTML file to write.
+    #[arg(short, long)]
+    output: PathBuf,
+    /// The SPRT to judge the games by, as in match: --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
+    #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
+    sprt: Option<Vec<String>>,
 }
 
 #[derive(Args)]
@@ -53,6 +82,9 @@ struct ShowArgs {
     /// Draw it to this SVG file.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Write its replay viewer to this HTML file.
+    #[arg(long)]
+    html: Option<PathBuf>,
     /// Colour the board (auto: when stdout is a terminal).
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
@@ -87,6 +119,9 @@ struct GameArgs {
     /// Draw the final position to this SVG file.
     #[arg(long)]
     svg: Option<PathBuf>,
+    /// Write the game's replay viewer to this HTML file.
+    #[arg(long)]
+    html: Option<PathBuf>,
     /// Colour the board (auto: when stdout is a terminal).
     #[arg(long, value_enum, default_value_t = Colour::Auto)]
     color: Colour,
@@ -121,6 +156,8 @@ fn main() -> ExitCode {
             Command::Game(g) => run_game(&g),
             Command::Match(m) => run_match_cmd(m),
             Command::Show(s) => run_show(&s),
+            Command::Report(r) => run_report(&r),
+            Command::Merge(m) => run_merge(&m),
         }
     };
     match result {
@@ -140,7 +177,7 @@ fn run_game(g: &GameArgs) -> Result<i32> {
     if let Some(path) = &g.record {
         record.append_to(path)?;
     }
-    show(&record, g.color, g.svg.as_deref())?;
+    show(&record, g.color, [g.svg.as_deref(), g.html.as_deref()])?;
     Ok(0)
 }
 
@@ -151,38 +188,56 @@ fn run_show(s: &ShowArgs) -> Result<i32> {
         .checked_sub(1)
         .and_then(|i| records.get(i))
         .with_context(|| format!("{} has no game {n}", s.file.display()))?;
-    show(record, s.color, s.svg.as_deref())?;
+    show(record, s.color, [s.svg.as_deref(), s.html.as_deref()])?;
     Ok(0)
 }
 
-/// Prints the board, the moves and the result, and draws the SVG if asked.
-fn show(record: &GameRecord, colour: Colour, svg: Option<&Path>) -> Result<()> {
-    let game = replay(record)?;
+/// Prints the board, the moves and the result, and writes the SVG and the HTML viewer if
+/// asked (`files`: the SVG's path, the HTML's).
+fn show(record: &GameRecord, colour: Colour, files: [Option<&Path>; 2]) -> Result<()> {
+    let game = record.reference_game()?;
     let colour = match colour {
         Colour::Always => true,
         Colour::Never => false,
         Colour::Auto => std::io::stdout().is_terminal(),
     };
     print!("{}", game_report(&game, record, colour));
-    if let Some(path) = svg {
-        std::fs::write(path, game_svg(&game, record))
-            .with_context(|| path.display().to_string())?;
+    if let Some(path) = files[0] {
+        write_file(path, &game_svg(&game, record))?;
+    }
+    if let Some(path) = files[1] {
+        write_file(path, &report::game_page(record)?)?;
     }
     Ok(())
 }
 
-/// The reference game of a record's moves.
-fn replay(r: &GameRecord) -> Result<RefGame> {
-    let moves = r
-        .moves
-        .iter()
-        .enumerate()
-        .map(|(i, m)| {
-            m.parse::<Move>()
-                .with_context(|| format!("record move {}", i + 1))
-        })
-        .collect::<Result<Vec<_>>>()?;
-    RefGame::from_moves(&moves).map_err(|(i, e)| anyhow!("record move {}: {e}", i + 1))
+fn write_file(path: &Path, text: &str) -> Result<()> {
+    std::fs::write(path, text).with_context(|| path.display().to_string())
+}
+
+fn run_report(r: &ReportArgs) -> Result<i32> {
+    let sprt = r.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let readable = read_readable(&r.file)?;
+    let source = r.file.display().to_string();
+    let made = report::match_report(readable, &source, sprt.as_ref())?;
+    write_file(&r.output, &made.html)?;
+    for line in &made.left_out {
+        eprintln!("twixt-referee: {source}: left out {line}");
+    }
+    println!(
+        "{}: {} games, {} lines left out",
+        r.output.display(),
+        made.games,
+        made.left_out.len()
+    );
+    Ok(0)
+}
+
+fn run_merge(m: &MergeArgs) -> Result<i32> {
+    let sprt = m.sprt.as_deref().map(Sprt::parse).transpose()?;
+    let games = shard::merged(&m.files)?;
+    print!("{}", shard::merged_block(&games, sprt.as_ref()));
+    Ok(0)
 }
 
 fn run_match_cmd(m: MatchArgs) -> Result<i32> {
@@ -190,6 +245,9 @@ fn run_match_cmd(m: MatchArgs) -> Result<i32> {
     let cfg = MatchConfig::new(engines, m.options)?;
     warn_about_cores(cfg.options.workers());
     print!("{}", cfg.engines.describe());
+    if let Some(shard) = cfg.options.shard {
+        println!("shard {shard}: this run plays only its slice of the pairs; merge adds them up");
+    }
     let (end, tally) = run_match(&cfg)?;
     let bar = indicatif::ProgressBar::hidden();
     say(

@@ -6,6 +6,7 @@ use super::engines::Engines;
 use super::game::{play_game, GameSetup};
 use super::openings::{random_opening, read_openings};
 use super::record::{mend_tail, read_records, GameRecord, MatchSlot};
+use super::shard::Shard;
 use super::sprt::{Sprt, Verdict};
 use super::tally::Tally;
 use anyhow::{anyhow, bail, Context, Result};
@@ -48,6 +49,10 @@ pub struct MatchOptions {
     /// Print a result block every this many pairs.
     #[arg(long, default_value_t = 5)]
     pub report_every: usize,
+    /// Play only the I-th of N disjoint slices of the pairs (pair p when p mod N = I-1), with
+    /// the seeds and openings of the whole match; `merge` counts the slices' results as one.
+    #[arg(long, value_name = "I/N", conflicts_with = "sprt")]
+    pub shard: Option<Shard>,
 }
 
 impl MatchOptions {
@@ -138,7 +143,9 @@ impl MatchConfig {
             tally.add(&r);
             done.extend(r.slot.map(|s| (s.pair, s.game)));
         }
+        let shard = self.options.shard;
         let jobs = (0..self.options.pairs())
+            .filter(|&p| shard.is_none_or(|s| s.has(p)))
             .flat_map(|p| [(p, 0), (p, 1)])
             .filter(|j| !done.contains(j))
             .collect();
@@ -164,7 +171,8 @@ impl MatchConfig {
             })?;
             check_previous(&r, &self.setup(slot.pair, slot.game))
                 .with_context(|| path.display().to_string())?;
-            if slot.pair < self.options.pairs() && seen.insert((slot.pair, slot.game)) {
+            let ours = self.options.shard.is_none_or(|s| s.has(slot.pair));
+            if slot.pair < self.options.pairs() && ours && seen.insert((slot.pair, slot.game)) {
                 out.push(r);
             }
         }
@@ -222,7 +230,7 @@ impl MatchEnd {
 /// Runs the match, printing as it goes; returns how it ended and the final counts.
 pub fn run_match(cfg: &MatchConfig) -> Result<(MatchEnd, Tally)> {
     let (mut tally, jobs) = cfg.starting_point()?;
-    let total = 2 * cfg.options.pairs();
+    let total = jobs.len() + tally.wdl.games() as usize;
     let bar = progress_bar(total, total - jobs.len());
     let stopped = match verdict_end(cfg, &tally) {
         Some(end) => Ok(Some(end)),

@@ -1,11 +1,13 @@
 //! One finished game as one JSON line: the record `--record` and `--results` append.
 
 use super::clocks::Clocks;
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use serde::{Deserialize, Serialize};
 use std::fs::OpenOptions;
 use std::io::Write;
 use std::path::Path;
+use twixt::position::Move;
+use twixt_reference::RefGame;
 
 /// Why a game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -63,6 +65,40 @@ impl MatchSlot {
     }
 }
 
+/// A command with the game's seed put back as `{seed}`, so that one engine has one command
+/// whatever the game.
+pub fn template(cmd: &str, seed: u64) -> String {
+    let seed = seed.to_string();
+    let words: Vec<&str> = cmd
+        .split(' ')
+        .map(|w| if w == seed { "{seed}" } else { w })
+        .collect();
+    words.join(" ")
+}
+
+/// Who played a match's game, whatever the seats and seeds: engine A's and engine B's
+/// commands (with `{seed}`) and clocks. The games of one match share it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pairing {
+    /// The commands of engines A and B.
+    pub cmds: [String; 2],
+    /// Their clocks, if the records keep them.
+    pub clocks: Option<[Clocks; 2]>,
+}
+
+impl std::fmt::Display for Pairing {
+    /// `A: CMD [clock: ...]` and the same for B, one line each.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        for (k, name) in ["A", "B"].iter().enumerate() {
+            let clock = self
+                .clocks
+                .map_or("not recorded".to_string(), |c| c[k].to_string());
+            writeln!(f, "{name}: {} [clock: {clock}]", self.cmds[k])?;
+        }
+        Ok(())
+    }
+}
+
 /// One game, as written to a JSON line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -111,6 +147,37 @@ impl GameRecord {
             .open(path)
             .and_then(|mut f| f.write_all(format!("{}\n", self.to_json()).as_bytes()))
             .with_context(|| path.display().to_string())
+    }
+
+    /// The moves, parsed; an error names the first that is not a move.
+    pub fn parsed_moves(&self) -> Result<Vec<Move>> {
+        self.moves
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                m.parse::<Move>()
+                    .with_context(|| format!("record move {}", i + 1))
+            })
+            .collect()
+    }
+
+    /// The game replayed by the reference rules; an error names the first move they refuse.
+    pub fn reference_game(&self) -> Result<RefGame> {
+        RefGame::from_moves(&self.parsed_moves()?)
+            .map_err(|(i, e)| anyhow!("record move {}: {e}", i + 1))
+    }
+
+    /// The engines of a match's game; `None` for a single game (no slot).
+    pub fn pairing(&self) -> Option<Pairing> {
+        let a = usize::from(self.slot?.a_player);
+        let cmds = [&self.cmd0, &self.cmd1];
+        Some(Pairing {
+            cmds: [
+                template(cmds[a], self.seed),
+                template(cmds[1 - a], self.seed),
+            ],
+            clocks: self.clocks.map(|c| [c[a], c[1 - a]]),
+        })
     }
 
     /// The player index of the loser, if the game was not drawn.
@@ -178,6 +245,34 @@ fn parse_records(text: &str, path: &Path) -> Result<(Vec<GameRecord>, Option<usi
     Ok((records, None))
 }
 
+/// What could be read of a results file for a report: its records with their line numbers
+/// (from 1), and the lines that are not records, each with why.
+#[derive(Debug, Default)]
+pub struct Readable {
+    /// The records, in file order, with their line numbers.
+    pub records: Vec<(usize, GameRecord)>,
+    /// The lines that are not records (a torn line, another program's output), with why.
+    pub unreadable: Vec<(usize, String)>,
+}
+
+/// Reads every record of a JSON-lines file that can be read and names the lines that cannot,
+/// wherever they are: a report shows what a damaged file still holds. A missing file is an
+/// error, as for any file named on a command line.
+pub fn read_readable(path: &Path) -> Result<Readable> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    let mut out = Readable::default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => out.records.push((i + 1, r)),
+            Err(e) => out.unreadable.push((i + 1, at_column(&e))),
+        }
+    }
+    Ok(out)
+}
+
 /// serde's message with its place as a column alone (a record is one line).
 fn at_column(e: &serde_json::Error) -> String {
     let text = e.to_string();
@@ -202,6 +297,38 @@ mod tests {
         assert!(text.contains("\"reason\":\"draw\""));
         assert!(text.contains("\"winner\":null"));
         assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), r);
+    }
+
+    #[test]
+    fn a_match_game_names_its_engines_whatever_the_seats() {
+        let game = |a_player: u8| GameRecord {
+            slot: Some(MatchSlot {
+                pair: 0,
+                game: usize::from(a_player),
+                a_player,
+            }),
+            seed: 242,
+            cmd0: if a_player == 0 { "a --seed 242" } else { "b" }.into(),
+            cmd1: if a_player == 0 { "b" } else { "a --seed 242" }.into(),
+            clocks: Some([Clocks::CODINGAME, crate::fixtures::SLOW_CLOCKS]),
+            ..record("E5", None, Reason::Draw)
+        };
+        let p = game(0).pairing().unwrap();
+        assert_eq!(p.cmds, ["a --seed {seed}", "b"]);
+        assert_eq!(
+            p.clocks,
+            Some([Clocks::CODINGAME, crate::fixtures::SLOW_CLOCKS])
+        );
+        let swapped = game(1).pairing().unwrap();
+        assert_eq!(swapped.cmds, p.cmds);
+        assert_eq!(record("E5", None, Reason::Draw).pairing(), None);
+        assert_eq!(
+            template("./bot-242 --seed 2420", 242),
+            "./bot-242 --seed 2420"
+        );
+        assert!(p
+            .to_string()
+            .starts_with("A: a --seed {seed} [clock: 1000 ms first turn"));
     }
 
     #[test]
@@ -234,6 +361,25 @@ mod tests {
         );
         assert_eq!(parse_records(&whole, path).unwrap(), (games.to_vec(), None));
         assert_eq!(parse_records("", path).unwrap(), (vec![], None));
+    }
+
+    #[test]
+    fn a_report_reads_around_bad_lines_and_names_them() {
+        let good = lines(&[record("E5", Some(0), Reason::Timeout)]);
+        let dir = std::env::temp_dir().join(format!("twixt-readable-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("r.jsonl");
+        std::fs::write(&path, format!("{good}not json\n\n{good}{{\"moves\":")).unwrap();
+        let r = read_readable(&path).unwrap();
+        assert_eq!(
+            r.records.iter().map(|(n, _)| *n).collect::<Vec<_>>(),
+            [1, 4]
+        );
+        let bad: Vec<usize> = r.unreadable.iter().map(|(n, _)| *n).collect();
+        assert_eq!(bad, [2, 5]);
+        assert!(r.unreadable[0].1.contains("column"), "{:?}", r.unreadable);
+        assert!(read_readable(&dir.join("missing.jsonl")).is_err());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -131,3 +131,98 @@ fn the_brutaltester_contract_prints_scores_and_writes_the_log() {
     let run = referee(&dir, &args, &dir.join("none"));
     assert!(run.stdout().starts_with("-1\n1\nseed="), "{}", run.stdout());
 }
+
+/// The result block and each game's moves, winner and reason: what a merge must give back.
+fn games_of(path: &std::path::Path) -> Vec<(usize, usize, Vec<String>, Option<u8>)> {
+    let mut games: Vec<_> = read_records(path)
+        .unwrap()
+        .into_iter()
+        .map(|r| {
+            let slot = r.slot.unwrap();
+            (slot.pair, slot.game, r.moves, r.winner)
+        })
+        .collect();
+    games.sort();
+    games
+}
+
+#[test]
+fn shards_merged_are_the_whole_match() {
+    // The bots answer their lists whatever the board: from random openings of 24 pegs, who
+    // first hits an occupied hole depends on the pair, so the games differ but never by chance.
+    let (a, b) = (bot("scripted.sh E5 F7 G9 D3"), bot("scripted.sh F7 E6 H8"));
+    let common = ["--games", "10", "--random-openings", "24", "--seed", "5"];
+    let whole = run_match("shard-whole", &a, &b, &common);
+    assert_eq!(whole.output.status.code(), Some(0), "{}", whole.stdout());
+    let dir = scratch("shards");
+    let mut files = Vec::new();
+    for shard in ["1/3", "2/3", "3/3"] {
+        let file = dir.join(format!("shard{}.jsonl", &shard[..1]));
+        let mut args = vec!["match", &a, &b, "--results", file.to_str().unwrap()];
+        args.extend_from_slice(&common);
+        args.extend_from_slice(&["--shard", shard]);
+        let run = referee(&dir, &args, &file);
+        assert_eq!(run.output.status.code(), Some(0), "{}", run.stdout());
+        assert!(run.stdout().contains(&format!("shard {shard}")));
+        files.push(file);
+    }
+    let pairs: Vec<usize> = read_records(&files[1])
+        .unwrap()
+        .iter()
+        .map(|r| r.slot.unwrap().pair)
+        .collect();
+    assert!(
+        pairs.iter().all(|p| p % 3 == 1),
+        "shard 2/3 plays pairs 1, 4: {pairs:?}"
+    );
+    let mut merged = Vec::new();
+    for f in &files {
+        merged.extend(games_of(f));
+    }
+    merged.sort();
+    assert_eq!(merged, games_of(&records_file(&whole.dir)));
+    let mut args = vec!["merge"];
+    args.extend(files.iter().map(|f| f.to_str().unwrap()));
+    let run = referee(&dir, &args, &files[0]);
+    assert_eq!(run.output.status.code(), Some(0));
+    let block = |out: &str| -> String {
+        let last = out.rsplit("---").next().unwrap_or_default();
+        last.lines()
+            .filter(|l| {
+                l.starts_with("Elo:")
+                    || l.starts_with("Games:")
+                    || l.starts_with("Ptnml")
+                    || l.starts_with("A by seat")
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    assert_eq!(block(&run.stdout()), block(&whole.stdout()));
+    assert!(
+        run.stdout().contains("--- merged: 10 games ---"),
+        "{}",
+        run.stdout()
+    );
+    // A shard twice, or a game of another match, is refused before anything is counted.
+    let twice = referee(
+        &dir,
+        &[
+            "merge",
+            files[0].to_str().unwrap(),
+            files[0].to_str().unwrap(),
+        ],
+        &files[0],
+    );
+    assert_eq!(twice.output.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&twice.output.stderr).into_owned();
+    assert!(err.contains("shards must be disjoint"), "{err}");
+    let other =
+        records_file(&run_match("shard-other", &a, &bot("exits.sh"), &["--games", "2"]).dir);
+    let mixed = referee(
+        &dir,
+        &["merge", files[0].to_str().unwrap(), other.to_str().unwrap()],
+        &other,
+    );
+    let err = String::from_utf8_lossy(&mixed.output.stderr).into_owned();
+    assert!(err.contains("is a game of another match"), "{err}");
+}

@@ -145,3 +145,18 @@ pub fn random_bot(seed: &str) -> Option<String> {
     }
     Some(format!("python3 {} {seed}", script.display()))
 }
+
+/// Plays a two-game match in `dir` between the known game's two scripts, and returns its
+/// results file. In the first game A is player 0 and B wins the known game on move 14; in
+/// the second B is player 0 and its first answer, A5, is barred to player 0.
+pub fn known_match(dir: &Path) -> PathBuf {
+    let run = run_in(
+        dir,
+        "match",
+        &known_bot(0, 0),
+        &known_bot(1, 0),
+        &["--games", "2"],
+    );
+    assert_eq!(run.records.len(), 2, "{}", run.stdout());
+    records_file(dir)
+}
