@@ -28,4 +28,5 @@ pub mod sprt;
 pub mod stats;
 pub mod svg;
 pub mod tally;
+pub mod tune;
 pub mod turn;

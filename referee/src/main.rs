@@ -21,6 +21,7 @@ use twixt_referee::report;
 use twixt_referee::shard;
 use twixt_referee::sprt::Sprt;
 use twixt_referee::svg::game_svg;
+use twixt_referee::tune;
 
 #[derive(Parser)]
 #[command(
@@ -48,6 +49,17 @@ enum Command {
     /// Count the results files of a match's shards (match --shard I/N) as the one match they
     /// make, and print its result block.
     Merge(MergeArgs),
+    /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
+    #[command(long_about = tune::HELP)]
+    Tune(TuneArgs),
+}
+
+#[derive(Args)]
+struct TuneArgs {
+    #[command(flatten)]
+    options: tune::TuneOptions,
+    #[command(flatten)]
+    engines: EngineOptions,
 }
 
 #[derive(Args)]
@@ -158,6 +170,7 @@ fn main() -> ExitCode {
             Command::Show(s) => run_show(&s),
             Command::Report(r) => run_report(&r),
             Command::Merge(m) => run_merge(&m),
+            Command::Tune(t) => tune::run(&t.options, &t.engines),
         }
     };
     match result {

@@ -109,6 +109,8 @@ pub struct MatchConfig {
     pub openings: Openings,
     /// The SPRT, if any.
     pub sprt: Option<Sprt>,
+    /// No progress bar (a caller such as `tune` shows its own).
+    pub quiet: bool,
 }
 
 impl MatchConfig {
@@ -117,6 +119,7 @@ impl MatchConfig {
         Ok(MatchConfig {
             openings: Openings::from_options(&options)?,
             sprt: options.sprt.as_deref().map(Sprt::parse).transpose()?,
+            quiet: false,
             engines,
             options,
         })
@@ -231,7 +234,11 @@ impl MatchEnd {
 pub fn run_match(cfg: &MatchConfig) -> Result<(MatchEnd, Tally)> {
     let (mut tally, jobs) = cfg.starting_point()?;
     let total = jobs.len() + tally.wdl.games() as usize;
-    let bar = progress_bar(total, total - jobs.len());
+    let bar = if cfg.quiet {
+        ProgressBar::hidden()
+    } else {
+        progress_bar(total, total - jobs.len())
+    };
     let stopped = match verdict_end(cfg, &tally) {
         Some(end) => Ok(Some(end)),
         None => play_jobs(cfg, jobs, &mut tally, &bar),

@@ -33,6 +33,7 @@ pub fn main_with_args<I: IntoIterator<Item = String>>(args: I) -> i32 {
         }
         Ok(Command::Bench(seconds)) => bench(seconds),
         Ok(Command::Analyze(request)) => analyze(&request),
+        Ok(Command::Params(params)) => list_params(&params),
         Ok(Command::Play(opts)) => {
             let stdin = std::io::stdin();
             let stdout = std::io::stdout();
@@ -52,6 +53,20 @@ fn bench(seconds: f64) -> i32 {
 #[cfg(codingame)]
 fn bench(_: f64) -> i32 {
     eprintln!("twixt-bot: bench is not in the CodinGame bundle; run the cargo-built bot");
+    EXIT_BAD_INPUT
+}
+
+/// `twixt-bot params`: the tunables, for tuners.
+#[cfg(not(codingame))]
+fn list_params(params: &crate::search::params::Params) -> i32 {
+    print!("{}", crate::search::params::tunables(params));
+    0
+}
+
+/// The CodinGame bundle has no parameter list (its declarations are host-only).
+#[cfg(codingame)]
+fn list_params(_: &crate::search::params::Params) -> i32 {
+    eprintln!("twixt-bot: params is not in the CodinGame bundle; run the cargo-built bot");
     EXIT_BAD_INPUT
 }
 

@@ -52,6 +52,8 @@ pub enum Command {
     Bench(f64),
     /// Search one turn input and show the root's best moves (`twixt-bot analyze`).
     Analyze(Request),
+    /// List the tunable parameters with these values (`twixt-bot params`).
+    Params(Params),
     /// Print the help.
     Help,
 }
@@ -91,6 +93,9 @@ usage: twixt-bot [OPTIONS]            play one game (reads turns until EOF)
        twixt-bot analyze [FILE] [--ms N | --playouts N] [--top N] [--svg OUT] [--seed N]
                          [--set NAME=VALUE]
                                       the search's view of one turn input (see below)
+       twixt-bot params [--set NAME=VALUE]...
+                                      the tunable parameters, one a line: name, value,
+                                      min, max, step (for twixt-referee tune)
 
 options:
   --think-ms N        thinking time per turn after the first, ms (default {THINK_MS}; clock 300)
@@ -150,6 +155,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
                 return Ok(Command::Bench(seconds));
             }
             "analyze" if was_first => return analyze_args(args),
+            "params" if was_first => return params_args(args),
             "-h" | "--help" => return Ok(Command::Help),
             "--quiet" | "-q" => opts.quiet = true,
             "--no-swap" => opts.no_swap = true,
@@ -162,6 +168,19 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
         }
     }
     Ok(Command::Play(opts))
+}
+
+/// `twixt-bot params [--set NAME=VALUE]...`: the values to list.
+fn params_args<I: Iterator<Item = String>>(mut args: I) -> Result<Command, String> {
+    let mut params = Params::default();
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--set" => set_param(&mut params, args.next())?,
+            "-h" | "--help" => return Ok(Command::Help),
+            _ => return Err(format!("params: unknown argument '{}'", arg)),
+        }
+    }
+    Ok(Command::Params(params))
 }
 
 /// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
@@ -218,6 +237,13 @@ mod tests {
             other => panic!("{other:?}"),
         }
         assert_eq!(parse("analyze --help"), Ok(Command::Help));
+        match parse("params --set exploration=0.3") {
+            Ok(Command::Params(p)) => assert_eq!(p.exploration, 0.3),
+            other => panic!("{other:?}"),
+        }
+        assert!(parse("params --quiet")
+            .unwrap_err()
+            .contains("params: unknown"));
         let help = help();
         assert!(
             help.contains(&format!("default {THINK_MS}; clock 300")),

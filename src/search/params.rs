@@ -148,8 +148,31 @@ macro_rules! define_specs {
                 max: stringify!($max),
                 step: stringify!($step),
             }),*];
+
+            /// The value of parameter `name` as `--set` takes it back, if there is one.
+            pub fn value_text(&self, name: &str) -> Option<String> {
+                match name {
+                    $(stringify!($name) => Some(self.$name.to_string()),)*
+                    _ => None,
+                }
+            }
         }
     };
+}
+
+/// `twixt-bot params`: every parameter a tuner can move (the numeric ones; switches are not
+/// tuned but set), one a line: name, current value, min, max, step.
+#[cfg(not(codingame))]
+pub fn tunables(params: &Params) -> String {
+    let numeric = Params::SPECS
+        .iter()
+        .filter(|s| s.step.parse::<f64>().is_ok());
+    numeric
+        .map(|s| {
+            let value = params.value_text(s.name).unwrap_or_default();
+            format!("{} {} {} {} {}\n", s.name, value, s.min, s.max, s.step)
+        })
+        .collect()
 }
 
 #[cfg(not(codingame))]
@@ -190,6 +213,29 @@ mod tests {
             assert_eq!(p.set(name, value), Err(message), "{name}={value}");
         }
         assert_eq!(p, Params::default(), "a refused value changes nothing");
+    }
+
+    #[test]
+    fn the_tunables_are_the_numeric_parameters_with_their_current_values() {
+        let mut p = Params::default();
+        p.set("exploration", "0.3").unwrap();
+        let text = tunables(&p);
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "exploration 0.3 0.0 1.0 0.05");
+        assert!(lines.contains(&"expand_after 2 1 64 1"), "{text}");
+        assert!(
+            !text.contains("solver") && !text.contains("saves"),
+            "switches are not tuned"
+        );
+        let numeric = Params::SPECS.iter().filter(|s| s.step != "true").count();
+        assert_eq!(lines.len(), numeric);
+        for line in lines {
+            let words: Vec<&str> = line.split(' ').collect();
+            assert_eq!(words.len(), 5, "{line}");
+            let mut q = Params::default();
+            q.set(words[0], words[1])
+                .expect("the value listed is one --set takes");
+        }
     }
 
     #[test]

@@ -41,7 +41,7 @@ pub const HEADER_LEN: usize = 32;
 const SWAP: u8 = 255;
 
 /// The settings of a run, kept in its file's header.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Header {
     /// MCTS iterations per searched move.
     pub iterations: u32,
@@ -313,8 +313,20 @@ pub fn read(path: &Path) -> Result<DataFile> {
 /// set.
 pub fn read_complete(paths: &[std::path::PathBuf]) -> Result<Vec<Game>> {
     let mut out = Vec::new();
+    let mut seen = std::collections::HashMap::new();
     for path in paths {
         let file = read(path)?;
+        for g in &file.games {
+            // Games of one run (one header) in two files: shards that overlap, or a file twice.
+            if let Some(other) = seen.insert((file.header, g.index), path) {
+                anyhow::bail!(
+                    "{}: game {} of this run is in {} too: a game would count twice",
+                    path.display(),
+                    g.index,
+                    other.display()
+                );
+            }
+        }
         if let Some(at) = file.torn_at {
             anyhow::bail!(
                 "{}: offset {at}: a torn game record (a self-play run was stopped while \

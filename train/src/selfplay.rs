@@ -16,6 +16,7 @@ use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
 use twixt::{Move, Outcome, Player, Position};
+use twixt_referee::shard::Shard;
 
 /// The options of `twixt-train selfplay`.
 #[derive(clap::Args, Clone, Debug)]
@@ -41,6 +42,10 @@ pub struct SelfplayOptions {
     /// Add to an existing file of the same settings the games it lacks.
     #[arg(long)]
     pub resume: bool,
+    /// Play only the I-th of N disjoint slices of the games (game i when i mod N = I-1), with
+    /// the seeds of the whole run: slices run on many machines, and `fit` reads all their files.
+    #[arg(long, value_name = "I/N")]
+    pub shard: Option<Shard>,
     /// A search parameter of the teacher (repeatable), as `twixt-bot --set`.
     #[arg(long, value_name = "NAME=VALUE")]
     pub set: Vec<String>,
@@ -139,8 +144,12 @@ pub fn run(options: &SelfplayOptions) -> Result<()> {
     let params = options.params()?;
     let header = options.header(&params);
     let (mut file, done) = open(options, header)?;
-    let todo: Vec<u32> = (0..options.games).filter(|i| !done.contains(i)).collect();
-    let bar = progress(options.games as u64, done.len() as u64);
+    let ours = |i: &u32| options.shard.is_none_or(|s| s.has(*i as usize));
+    let todo: Vec<u32> = (0..options.games)
+        .filter(|i| ours(i) && !done.contains(i))
+        .collect();
+    let total = (0..options.games).filter(ours).count() as u64;
+    let bar = progress(total, total - todo.len() as u64);
     let (tx, rx) = mpsc::channel();
     let workers = spawn(header, params, todo, options.threads.max(1), tx);
     let (start, mut positions) = (Instant::now(), 0u64);

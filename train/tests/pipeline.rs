@@ -21,6 +21,7 @@ fn selfplay_fit_export_load_and_search() {
         threads: 2,
         resume: false,
         set: Vec::new(),
+        shard: None,
     })
     .unwrap();
     let file = data::read(&games).unwrap();

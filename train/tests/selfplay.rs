@@ -25,6 +25,7 @@ fn options(out: &Path, games: u32, resume: bool) -> SelfplayOptions {
         threads: 2,
         resume,
         set: Vec::new(),
+        shard: None,
     }
 }
 
@@ -88,6 +89,34 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
         sorted(resumed.games) == expected,
         "the resumed run holds other games"
     );
+}
+
+#[test]
+fn shards_of_a_run_hold_its_games_once_and_train_together() {
+    let dir = tempfile::tempdir().unwrap();
+    let whole = dir.path().join("whole.bin");
+    selfplay::run(&options(&whole, 5, false)).unwrap();
+    let mut paths = Vec::new();
+    for shard in ["1/2", "2/2"] {
+        let path = dir.path().join(format!("shard{}.bin", &shard[..1]));
+        let mut o = options(&path, 5, false);
+        o.shard = Some(shard.parse().unwrap());
+        selfplay::run(&o).unwrap();
+        paths.push(path);
+    }
+    let first: Vec<u32> = sorted(data::read(&paths[0]).unwrap().games)
+        .iter()
+        .map(|g| g.index)
+        .collect();
+    assert_eq!(first, [0, 2, 4]);
+    let together = sorted(data::read_complete(&paths).unwrap());
+    assert!(
+        together == sorted(data::read(&whole).unwrap().games),
+        "the shards are the run"
+    );
+    let twice = [paths[0].clone(), whole.clone()];
+    let error = format!("{:#}", data::read_complete(&twice).unwrap_err());
+    assert!(error.contains("game 0 of this run is in"), "{error}");
 }
 
 #[test]

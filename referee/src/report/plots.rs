@@ -129,6 +129,19 @@ impl Chart {
         );
     }
 
+    /// Names in their colours, one a line, at the top left of the frame.
+    pub fn legend(&mut self, entries: &[(String, &str)]) {
+        for (i, (text, colour)) in entries.iter().enumerate() {
+            let _ = writeln!(
+                self.body,
+                r#"<text x="{}" y="{}" class="note" fill="{colour}">{}</text>"#,
+                LEFT + 6.0,
+                TOP + 12.0 + 12.0 * i as f64,
+                escape(text)
+            );
+        }
+    }
+
     /// The finished picture: title, axes with their ticks and labels, the drawing.
     pub fn finish(self, title: &str, x_label: &str, y_label: &str) -> String {
         let mut out = format!(
