@@ -45,7 +45,16 @@ fn values(dir: &Path) -> Vec<(f64, i64)> {
 #[test]
 fn three_iterations_write_their_trajectory_and_a_resume_plays_nothing_more() {
     let dir = scratch("tune");
-    let run = tune(&dir, &["--iterations", "3", "--pairs", "2"]);
+    let games = dir.join("games.jsonl");
+    let extra = [
+        "--iterations",
+        "3",
+        "--pairs",
+        "2",
+        "--results",
+        games.to_str().unwrap(),
+    ];
+    let run = tune(&dir, &extra);
     let stderr = String::from_utf8_lossy(&run.stderr);
     assert_eq!(run.status.code(), Some(0), "{stderr}");
     let csv = text(&dir.join("tune.csv"));
@@ -62,6 +71,11 @@ fn three_iterations_write_their_trajectory_and_a_resume_plays_nothing_more() {
         assert!((0.0..=1.0).contains(&x), "{row}");
     }
     assert!(text(&dir.join("tune.svg")).matches("<polyline").count() == 2);
+    let records = twixt_referee::record::read_records(&games).unwrap();
+    assert_eq!(records.len(), 3 * 4, "--results keeps every game");
+    assert!(records
+        .iter()
+        .all(|r| r.cmd0.contains("--set x=") && r.slot.is_some()));
     let stdout = String::from_utf8_lossy(&run.stdout);
     assert!(stdout.contains("tuned: --set x="), "{stdout}");
     // Every game's two bots were one version each: x = 0.5 +- c_k, n = 4 +- c_k rounded.

@@ -41,8 +41,10 @@ where
 macro_rules! with_params {
     ($m:ident) => {
         $m! {
-            /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`.
-            exploration: f32 = 0.35, min 0.0, max 1.0, step 0.05;
+            /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`. Tuned by SPSA
+            /// (`twixt-referee tune`), as are `prior_visits`, `policy_mid` and `policy_slope`:
+            /// docs/STRENGTH.md row 43.
+            exploration: f32 = 0.358724, min 0.0, max 1.0, step 0.05;
             /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
             /// losses.
             solver: bool = false, min false, max true, step true;
@@ -58,7 +60,8 @@ macro_rules! with_params {
             expand_after: u32 = 2, min 1, max 64, step 1;
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
             /// unvisited children are tried first.
-            prior_visits: u32 = 20, min 0, max 100, step 2;
+            /// Tuned by SPSA.
+            prior_visits: u32 = 25, min 0, max 100, step 2;
             /// Prior value of a hole with no peg within two columns and rows.
             prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
             /// Prior value of a hole with a peg within two columns and rows.
@@ -71,9 +74,11 @@ macro_rules! with_params {
             /// instead of the hand-set one.
             policy_prior: bool = true, min false, max true, step true;
             /// The learned prior's value for a move of the average policy share.
-            policy_mid: f32 = 0.45, min 0.0, max 1.0, step 0.025;
+            /// Tuned by SPSA.
+            policy_mid: f32 = 0.377951, min 0.0, max 1.0, step 0.025;
             /// What the learned prior adds per e-fold of a move's share over the average.
-            policy_slope: f32 = 0.1, min 0.0, max 0.5, step 0.01;
+            /// Tuned by SPSA.
+            policy_slope: f32 = 0.128082, min 0.0, max 0.5, step 0.01;
             /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
             /// `p` its share of the learned policy (with `policy_prior`; else even shares).
             puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;

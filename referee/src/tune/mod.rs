@@ -66,6 +66,9 @@ pub struct TuneOptions {
     /// Go on with the run in --out.
     #[arg(long)]
     pub resume: bool,
+    /// Also keep every game's record here (JSON lines, as `match --results`; engine A is θ+).
+    #[arg(long)]
+    pub results: Option<PathBuf>,
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
@@ -191,7 +194,7 @@ fn with_values(cmd: &str, axes: &[Axis], values: &[f64]) -> String {
         .iter()
         .zip(values)
         .map(|(a, v)| match a.integer {
-            true => format!(" --set {}={}", a.name, *v as i64),
+            true => format!(" --set {}={}", a.name, v.round() as i64),
             false => format!(" --set {}={v:.6}", a.name),
         })
         .collect();
@@ -216,7 +219,7 @@ fn play(o: &TuneOptions, s: &Settings, p: &Probe, k: usize) -> Result<([u64; 3],
         random_openings: Some(s.random_openings),
         seed: s.seed.wrapping_mul(1_000_003).wrapping_add(4096 * k as u64),
         sprt: None,
-        results: None,
+        results: o.results.clone(),
         resume: false,
         report_every: usize::MAX,
         shard: None,
@@ -324,5 +327,7 @@ mod tests {
             with_values("bot --seed {seed}", &axes, &[0.25, 3.0]),
             "bot --seed {seed} --set x=0.250000 --set n=3"
         );
+        // The tuned value of a whole-number parameter is rounded, not cut.
+        assert!(with_values("", &axes, &[0.25, 24.53]).ends_with("n=25"));
     }
 }
