@@ -2,6 +2,7 @@
 
 use crate::cell::Cell;
 use crate::position::{Move, Position};
+use crate::search::Limits;
 
 /// The hole named `name` (`"E5"`).
 pub fn cell(name: &str) -> Cell {
@@ -18,4 +19,12 @@ pub fn mv(name: &str) -> Move {
 /// The position after `moves` (space-separated names) from the empty board.
 pub fn position(moves: &str) -> Position {
     Position::after(moves).unwrap_or_else(|| panic!("{moves:?} is not a legal game"))
+}
+
+/// Limits of `n` iterations and no clock: the same search on every machine.
+pub fn iterations(n: u64) -> Limits {
+    Limits {
+        deadline: None,
+        iterations: Some(n),
+    }
 }

@@ -8,7 +8,7 @@
 
 mod common;
 
-use common::{known_match, referee, scratch, KNOWN};
+use common::{known_match, report, scratch, KNOWN};
 use headless_chrome::{Browser, LaunchOptions, Tab};
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -118,16 +118,9 @@ fn known_moves() -> Vec<Move> {
         .collect()
 }
 
-fn report(dir: &Path) -> PathBuf {
-    let results = known_match(dir);
-    let out = dir.join("report.html");
-    let args = [
-        "report",
-        results.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    let run = referee(dir, &args, &results);
+/// A report of the known match, written in `dir`.
+fn known_report(dir: &Path) -> PathBuf {
+    let (run, out) = report(dir, &known_match(dir), &[]);
     assert_eq!(run.output.status.code(), Some(0), "{}", run.stdout());
     out
 }
@@ -135,7 +128,7 @@ fn report(dir: &Path) -> PathBuf {
 #[test]
 fn the_viewer_steps_through_a_recorded_game_in_chromium() {
     let Some(browser) = browser() else { return };
-    let page = report(&scratch("browser"));
+    let page = known_report(&scratch("browser"));
     let tab = browser.new_tab().expect("a tab");
     let url = format!("file://{}", page.display());
     tab.navigate_to(&url)

@@ -3,7 +3,7 @@
 
 mod common;
 
-use common::{known_bot, known_match, referee, run_in, scratch};
+use common::{known_bot, known_match, referee, report, run_in, scratch};
 use std::path::Path;
 
 fn read(path: &Path) -> String {
@@ -34,19 +34,8 @@ fn is_in_script_comment_or_json(html: &str, at: usize) -> bool {
 fn a_match_report_is_one_page_with_the_summary_plots_table_and_viewer() {
     let dir = scratch("report");
     let results = known_match(&dir);
-    let out = dir.join("report.html");
-    let args = [
-        "report",
-        results.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-        "--sprt",
-        "elo0=0",
-        "elo1=300",
-        "alpha=0.05",
-        "beta=0.05",
-    ];
-    let run = referee(&dir, &args, &results);
+    let sprt = ["--sprt", "elo0=0", "elo1=300", "alpha=0.05", "beta=0.05"];
+    let (run, out) = report(&dir, &results, &sprt);
     assert_eq!(run.output.status.code(), Some(0), "{}", run.stdout());
     assert!(run.stdout().contains("2 games, 0 lines left out"));
     let html = read(&out);
@@ -81,14 +70,7 @@ fn a_damaged_results_file_still_gives_a_report_and_names_its_bad_lines() {
     let foreign = first.replace("scripted.sh", "other.sh");
     let damaged = format!("{first}\nnot a record\n{foreign}\n{}", &first[..30]);
     std::fs::write(&results, damaged).unwrap();
-    let out = dir.join("report.html");
-    let args = [
-        "report",
-        results.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    let run = referee(&dir, &args, &dir.join("none.jsonl"));
+    let (run, out) = report(&dir, &results, &[]);
     let stderr = String::from_utf8_lossy(&run.output.stderr).into_owned();
     assert_eq!(run.output.status.code(), Some(0), "{stderr}");
     assert!(
@@ -113,14 +95,7 @@ fn an_empty_results_file_is_a_clear_error() {
     let dir = scratch("report-empty");
     let empty = dir.join("empty.jsonl");
     std::fs::write(&empty, "\n").unwrap();
-    let out = dir.join("report.html");
-    let args = [
-        "report",
-        empty.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    let run = referee(&dir, &args, &empty);
+    let (run, out) = report(&dir, &empty, &[]);
     let stderr = String::from_utf8_lossy(&run.output.stderr).into_owned();
     assert_eq!(run.output.status.code(), Some(2));
     assert!(
@@ -129,13 +104,7 @@ fn an_empty_results_file_is_a_clear_error() {
     );
     assert!(!out.exists(), "no page is written");
     let missing = dir.join("missing.jsonl");
-    let args = [
-        "report",
-        missing.to_str().unwrap(),
-        "-o",
-        out.to_str().unwrap(),
-    ];
-    let run = referee(&dir, &args, &missing);
+    let (run, _) = report(&dir, &missing, &[]);
     assert_eq!(run.output.status.code(), Some(2));
 }
 

@@ -92,21 +92,16 @@ fn principal_variation(tree: &Tree, node: u32, plies: usize, n0: u32) -> Vec<Mov
 mod tests {
     use super::*;
     use crate::search::params::Params;
-    use crate::testing::position;
-
-    fn fixed(n: u64) -> Limits {
-        Limits {
-            deadline: None,
-            iterations: Some(n),
-        }
-    }
+    use crate::testing::{iterations, position};
 
     #[test]
     fn the_root_lines_are_sorted_and_add_up() {
         let pos = position("F6 E7 G8");
         let mut s = Searcher::new(Params::default(), 1);
         assert!(s.analysis(5, 6).is_empty(), "nothing searched yet");
-        let r = s.analyse(&pos, pos.legal_moves(), &fixed(2000)).unwrap();
+        let r = s
+            .analyse(&pos, pos.legal_moves(), &iterations(2000))
+            .unwrap();
         let all = s.analysis(usize::MAX, 6);
         assert_eq!(all.len(), pos.legal_moves().len());
         let visits: u32 = all.iter().map(|l| l.visits).sum();
@@ -135,7 +130,9 @@ mod tests {
             s.tactical(&pos).unwrap().found,
             super::super::Found::WinInTwo
         );
-        let r = s.analyse(&pos, pos.legal_moves(), &fixed(500)).unwrap();
+        let r = s
+            .analyse(&pos, pos.legal_moves(), &iterations(500))
+            .unwrap();
         assert_eq!(r.iterations, 500);
         let n0 = Params::default().prior_visits;
         assert_eq!(s.analysis(1, 1)[0].visits, r.best_visits - n0);

@@ -327,20 +327,13 @@ fn reused(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
 mod tests {
     use super::*;
     use crate::cell::Player;
-    use crate::testing::{cell, mv, position as play};
-
-    fn fixed(n: u64) -> Limits {
-        Limits {
-            deadline: None,
-            iterations: Some(n),
-        }
-    }
+    use crate::testing::{cell, iterations, mv, position as play};
 
     #[test]
     fn the_tree_searched_after_a_swap_serves_the_next_turn() {
         let swapped = play("F6 SWAP");
         let mut searcher = Searcher::new(Params::default(), 1);
-        searcher.ponder(&swapped, &fixed(3000));
+        searcher.ponder(&swapped, &iterations(3000));
         let reply = searcher
             .last
             .as_ref()
@@ -351,20 +344,20 @@ mod tests {
             .mv;
         let mut next = swapped.clone();
         next.play(reply).unwrap();
-        let r = searcher.choose(&next, &fixed(10)).unwrap();
+        let r = searcher.choose(&next, &iterations(10)).unwrap();
         assert!(r.reused > 0, "nothing reused after {}", reply);
         // Without a ponder, nothing is kept from one turn to the next.
         let mut plain = Searcher::new(Params::default(), 1);
-        plain.choose(&swapped, &fixed(100));
+        plain.choose(&swapped, &iterations(100));
         let after = play("F6 SWAP E5");
-        assert_eq!(plain.choose(&after, &fixed(10)).unwrap().reused, 0);
+        assert_eq!(plain.choose(&after, &iterations(10)).unwrap().reused, 0);
     }
 
     #[test]
     fn takes_a_win_in_one() {
         let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9");
         let r = Searcher::new(Params::default(), 1)
-            .choose(&pos, &fixed(100))
+            .choose(&pos, &iterations(100))
             .unwrap();
         assert_eq!(r.found, Found::WinInOne);
         assert!(["D12", "H12"].contains(&r.best.to_string().as_str()));
@@ -381,7 +374,7 @@ mod tests {
         assert!(safe.contains(&mv("E5")) && safe.contains(&mv("E4")));
         for seed in 0..5 {
             let r = Searcher::new(Params::default(), seed)
-                .choose(&pos, &fixed(300))
+                .choose(&pos, &iterations(300))
                 .unwrap();
             assert!(safe.contains(&r.best), "{} leaves a win", r.best);
         }
@@ -401,11 +394,11 @@ mod tests {
             ..Params::default()
         };
         let r = Searcher::new(params, 1)
-            .choose(&pos, &fixed(30_000))
+            .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(r.proven, Known::Loss, "{} not proven lost", r.best);
         let r = Searcher::new(Params::default(), 1)
-            .choose(&pos, &fixed(30_000))
+            .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(
             r.proven,
@@ -418,10 +411,10 @@ mod tests {
     fn the_same_seed_gives_the_same_search() {
         let pos = play("F6 E7");
         let a = Searcher::new(Params::default(), 9)
-            .choose(&pos, &fixed(3000))
+            .choose(&pos, &iterations(3000))
             .unwrap();
         let b = Searcher::new(Params::default(), 9)
-            .choose(&pos, &fixed(3000))
+            .choose(&pos, &iterations(3000))
             .unwrap();
         assert_eq!((a.best, a.plies, a.nodes), (b.best, b.plies, b.nodes));
         assert_eq!(a.iterations, 3000);

@@ -160,3 +160,17 @@ pub fn known_match(dir: &Path) -> PathBuf {
     assert_eq!(run.records.len(), 2, "{}", run.stdout());
     records_file(dir)
 }
+
+/// Runs `twixt-referee report RESULTS -o DIR/report.html EXTRA...` (RESULTS may be damaged:
+/// the run reads no records back); returns the run and the page's path.
+pub fn report(dir: &Path, results: &Path, extra: &[&str]) -> (Run, PathBuf) {
+    let out = dir.join("report.html");
+    let mut args = vec![
+        "report",
+        results.to_str().unwrap(),
+        "-o",
+        out.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    (referee(dir, &args, &dir.join("no-records.jsonl")), out)
+}
