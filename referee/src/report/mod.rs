@@ -35,22 +35,23 @@ pub struct Report {
 }
 
 /// The games of `readable` that belong to the match of its first record and replay by the
-/// rules, and the lines left out with why.
+/// rules, and the lines left out with why, in line order.
 fn select(readable: Readable) -> (Vec<Shown>, Vec<String>) {
-    let mut left_out: Vec<String> = readable
+    let mut left_out: Vec<(usize, String)> = readable
         .unreadable
-        .iter()
-        .map(|(n, why)| format!("line {n}: not a game record: {why}"))
+        .into_iter()
+        .map(|(n, why)| (n, format!("not a game record: {why}")))
         .collect();
     let first = readable.records.first().map(|(_, r)| r.pairing());
     let mut shown = Vec::new();
     for (line, record) in readable.records {
-        if Some(record.pairing()) != first {
-            let who = match record.pairing() {
+        let pairing = record.pairing();
+        if Some(&pairing) != first.as_ref() {
+            let who = match pairing {
                 Some(p) => format!("A: {}, B: {}", p.cmds[0], p.cmds[1]),
                 None => "a single game".to_string(),
             };
-            left_out.push(format!("line {line}: a game of another match ({who})"));
+            left_out.push((line, format!("a game of another match ({who})")));
             continue;
         }
         match replay::replay(&record) {
@@ -62,16 +63,14 @@ fn select(readable: Readable) -> (Vec<Shown>, Vec<String>) {
                     replay,
                 });
             }
-            Err(e) => left_out.push(format!("line {line}: {e:#}")),
+            Err(e) => left_out.push((line, format!("{e:#}"))),
         }
     }
-    left_out.sort_by_key(|s| line_number(s));
-    (shown, left_out)
-}
-
-fn line_number(s: &str) -> usize {
-    let digits = s.trim_start_matches("line ").split(':').next();
-    digits.and_then(|d| d.parse().ok()).unwrap_or(0)
+    left_out.sort_by_key(|(n, _)| *n);
+    let named = left_out
+        .into_iter()
+        .map(|(n, why)| format!("line {n}: {why}"));
+    (shown, named.collect())
 }
 
 /// The viewer's heading for game `k` of the page.

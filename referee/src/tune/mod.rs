@@ -184,8 +184,7 @@ fn starting_rows(o: &TuneOptions, s: &Settings, start: &[f64]) -> Result<Vec<Row
             o.out.display()
         );
     }
-    trajectory::create(&o.out, s, start)?;
-    Ok(trajectory::read(&o.out)?.1)
+    Ok(vec![trajectory::create(&o.out, s, start)?])
 }
 
 /// `cmd --set name=value ...` for one version.

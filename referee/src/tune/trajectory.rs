@@ -64,8 +64,8 @@ fn line(r: &Row) -> String {
     )
 }
 
-/// Starts a run's file: settings, header and the start row.
-pub fn create(path: &Path, s: &Settings, start: &[f64]) -> Result<()> {
+/// Starts a run's file: settings, header and the start row, which it returns.
+pub fn create(path: &Path, s: &Settings, start: &[f64]) -> Result<Row> {
     let json = serde_json::to_string(s).expect("settings serialise");
     let row = Row {
         iteration: 0,
@@ -74,7 +74,8 @@ pub fn create(path: &Path, s: &Settings, start: &[f64]) -> Result<()> {
         theta: start.to_vec(),
     };
     let text = format!("{MARK}{json}\n{}\n{}\n", header(s), line(&row));
-    std::fs::write(path, text).with_context(|| path.display().to_string())
+    std::fs::write(path, text).with_context(|| path.display().to_string())?;
+    Ok(row)
 }
 
 /// Appends a row in one write.
