@@ -76,7 +76,7 @@ fn priors(c: &mut Criterion) {
     use twixt::knowledge::{Policy, Scorer};
     let pos = Position::after(MIDGAME).expect("a legal opening");
     let moves = pos.legal_moves();
-    let scorer = Scorer::new(Policy::shipped());
+    let scorer = Scorer::new(Policy::shipped().expect("the shipped weights decode"));
     let mut group = c.benchmark_group("prior");
     group.throughput(Throughput::Elements(moves.len() as u64));
     group.bench_function("learned-logits", |b| {

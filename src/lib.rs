@@ -1,10 +1,13 @@
 //! Twixt-PP for CodinGame: a T1 bitboard with per-bridge crossing counters, the rules on it,
-//! a slow reference implementation of the same rules, the turn protocol and a time-boxed MCTS.
+//! the turn protocol, learned knowledge and a time-boxed MCTS.
 //!
-//! Layers, bottom up: [`cell`] and [`bitboard`] → [`bridge`] tables → [`board`] →
-//! [`position`] (the rules) and [`setup`] (loading a listed position) → [`search`] →
-//! [`protocol`] → [`bot`]. [`reference`] is the independent, obviously correct rules used by
-//! tests and by the referee; it never ships, nor does [`picture`], which draws boards as SVG.
+//! Layers, bottom up: [`cell`] and [`bitboard`] → [`bridge`] tables → [`unionfind`] and
+//! [`board`] → [`position`] (the rules) and [`setup`] (loading a listed position) →
+//! [`knowledge`] (the learned policy and the board patterns it reads) → [`search`] (with
+//! [`rng`], the playouts' random stream) → [`protocol`] → [`bot`]. Host-only, never in the
+//! CodinGame bundle: [`bench`](mod@bench) (speed and the search signature) and [`picture`] (boards as
+//! SVG). The slow reference rules the tests hold this crate to are the `twixt-reference`
+//! crate.
 
 // Host-only conveniences stay out of the CodinGame bundle (twixt-bundle sets `codingame`).
 #[cfg(not(codingame))]

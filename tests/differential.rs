@@ -55,31 +55,50 @@ fn assert_loads(slow: &RefGame, ctx: &str) {
     assert_same(&loaded, slow, &format!("{ctx} (loaded)"));
 }
 
-#[test]
-fn fast_board_agrees_with_the_reference_in_random_games() {
-    let mut swaps = 0;
-    let mut wins = [0; 2];
-    for seed in 0..GAMES {
-        let mut rng = FastRng::new(seed);
-        let mut fast = Position::new();
-        let mut slow = RefGame::new();
-        let mut ply = 0;
-        while let Some(mv) = random_move(&slow, &mut rng) {
-            fast.play(mv)
-                .unwrap_or_else(|e| panic!("game {seed} ply {ply}: fast rejects {mv}: {e}"));
-            slow.play(mv).unwrap();
-            ply += 1;
-            swaps += (mv == twixt::Move::Swap) as u32;
-            let ctx = format!("game {seed} after ply {ply} ({mv})");
-            assert_same(&fast, &slow, &ctx);
-            if (ply % 16 == 0 || slow.outcome().is_some()) && slow.winner().is_none() {
-                assert_loads(&slow, &ctx);
-            }
-        }
-        if let Some(p) = slow.winner() {
-            wins[p.index()] += 1;
+/// Plays game `seed` on both boards, comparing them after every move; returns how many
+/// swaps it held and its winner.
+fn play_both(seed: u64) -> (u32, Option<twixt::Player>) {
+    let mut rng = FastRng::new(seed);
+    let mut fast = Position::new();
+    let mut slow = RefGame::new();
+    let (mut ply, mut swaps) = (0, 0);
+    while let Some(mv) = random_move(&slow, &mut rng) {
+        fast.play(mv)
+            .unwrap_or_else(|e| panic!("game {seed} ply {ply}: fast rejects {mv}: {e}"));
+        slow.play(mv).unwrap();
+        ply += 1;
+        swaps += (mv == twixt::Move::Swap) as u32;
+        let ctx = format!("game {seed} after ply {ply} ({mv})");
+        assert_same(&fast, &slow, &ctx);
+        if (ply % 16 == 0 || slow.outcome().is_some()) && slow.winner().is_none() {
+            assert_loads(&slow, &ctx);
         }
     }
+    (swaps, slow.winner())
+}
+
+#[test]
+fn fast_board_agrees_with_the_reference_in_random_games() {
+    // The games are independent, each seeded by its number: one share of them a core.
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get()) as u64;
+    let results: Vec<(u32, Option<twixt::Player>)> = std::thread::scope(|scope| {
+        let shares: Vec<_> = (0..threads)
+            .map(|t| {
+                scope.spawn(move || {
+                    let seeds = (0..GAMES).filter(|s| s % threads == t);
+                    seeds.map(play_both).collect::<Vec<_>>()
+                })
+            })
+            .collect();
+        shares
+            .into_iter()
+            .flat_map(|h| h.join().expect("a share of the games"))
+            .collect()
+    });
+    assert_eq!(results.len() as u64, GAMES);
+    let swaps: u32 = results.iter().map(|r| r.0).sum();
+    let wins = |p: twixt::Player| results.iter().filter(|r| r.1 == Some(p)).count();
+    let wins = [wins(twixt::Player::Zero), wins(twixt::Player::One)];
     assert!(swaps > 500, "swaps were played ({swaps})");
     assert!(
         wins[0] > 100 && wins[1] > 100,

@@ -257,7 +257,7 @@ fn the_scorer_gives_the_policy_logits_to_the_bit() {
             .collect(),
     };
     let mut quiet = 0;
-    for policy in [Policy::shipped(), random] {
+    for policy in [Policy::shipped().unwrap(), random] {
         let scorer = Scorer::new(policy.clone());
         for seed in 0..40 {
             let mut rng = FastRng::new(seed);

@@ -4,11 +4,12 @@
 //! Host-only: it never ships to CodinGame.
 //!
 //! [`engines`] are the two commands and their [`clocks`], whatever their seats; [`process`]
-//! runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its input and reads
-//! its answer; [`game`] plays one game; [`record`],
-//! [`render`] and [`svg`] keep and show it, and [`report`] makes pages to look at games in; [`matches`](mod@matches) runs a match from
-//! [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
-//! [`brutaltester`] speaks cg-brutaltester's referee contract.
+//! runs one bot (and [`signals`] kills them all on Ctrl-C); [`turn`] writes its input and
+//! reads its answer; [`game`] plays one game; [`record`], [`render`] and [`svg`] keep and
+//! show it, and [`report`] makes pages to look at games in. [`matches`](mod@matches) runs a
+//! match from [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
+//! [`shard`] merges the slices of a match played on many machines; [`tune`] runs SPSA over a
+//! bot's parameters; [`brutaltester`] speaks cg-brutaltester's referee contract.
 
 pub mod brutaltester;
 pub mod clocks;

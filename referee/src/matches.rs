@@ -5,12 +5,12 @@
 use super::engines::Engines;
 use super::game::{play_game, GameSetup};
 use super::openings::{random_opening, read_openings};
-use super::record::{mend_tail, read_records, GameRecord, MatchSlot};
+use super::record::{mend_tail, read_records_if_any, GameRecord, MatchSlot};
 use super::shard::Shard;
 use super::sprt::{Sprt, Verdict};
 use super::tally::Tally;
 use anyhow::{anyhow, bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
@@ -164,7 +164,7 @@ impl MatchConfig {
         };
         let mut seen = HashSet::new();
         let mut out = Vec::new();
-        for (i, r) in read_records(path)?.into_iter().enumerate() {
+        for (i, r) in read_records_if_any(path)?.into_iter().enumerate() {
             let slot = r.slot.ok_or_else(|| {
                 anyhow!(
                     "{}: record {} is not a match game (it has no slot)",
@@ -237,7 +237,7 @@ pub fn run_match(cfg: &MatchConfig) -> Result<(MatchEnd, Tally)> {
     let bar = if cfg.quiet {
         ProgressBar::hidden()
     } else {
-        progress_bar(total, total - jobs.len())
+        twixt_host::progress::bar(total as u64, (total - jobs.len()) as u64, "games")
     };
     let stopped = match verdict_end(cfg, &tally) {
         Some(end) => Ok(Some(end)),
@@ -320,16 +320,6 @@ fn verdict_end(cfg: &MatchConfig, tally: &Tally) -> Option<MatchEnd> {
 /// Prints to stdout, above the progress bar (which is on stderr, when it is a terminal).
 pub fn say(bar: &ProgressBar, text: &str) {
     bar.suspend(|| print!("{text}"));
-}
-
-fn progress_bar(total: usize, done: usize) -> ProgressBar {
-    let bar = ProgressBar::new(total as u64);
-    bar.set_style(
-        ProgressStyle::with_template("[{elapsed_precise}] {bar:40} {pos}/{len} games, eta {eta}")
-            .expect("a valid template"),
-    );
-    bar.set_position(done as u64);
-    bar
 }
 
 type Outcome = Result<GameRecord>;

@@ -186,11 +186,18 @@ impl GameRecord {
     }
 }
 
-/// Reads every record of a JSON-lines file; a missing file has none. Blank lines are skipped,
-/// and so is a last line that is not a record (a match killed while writing it); any other
-/// line that is not a record is an error naming the file and the line.
+/// Reads every record of a JSON-lines file. Blank lines are skipped, and so is a last line
+/// that is not a record (a match killed while writing it); any other line that is not a
+/// record is an error naming the file and the line, and so is a missing or unreadable file.
 pub fn read_records(path: &Path) -> Result<Vec<GameRecord>> {
-    let text = read_text(path)?;
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    Ok(parse_records(&text, path)?.0)
+}
+
+/// [`read_records`] of a file that may not be there yet (the results file a match resumes,
+/// which its first game creates): a missing file has no record.
+pub fn read_records_if_any(path: &Path) -> Result<Vec<GameRecord>> {
+    let text = read_text_if_any(path)?;
     Ok(parse_records(&text, path)?.0)
 }
 
@@ -198,7 +205,7 @@ pub fn read_records(path: &Path) -> Result<Vec<GameRecord>> {
 /// killed while writing it) and ends a last record without its newline, so that the next
 /// record starts a line of its own. Does nothing to a missing file.
 pub fn mend_tail(path: &Path) -> Result<()> {
-    let text = read_text(path)?;
+    let text = read_text_if_any(path)?;
     let (_, torn) = parse_records(&text, path)?;
     if torn.is_none() && (text.is_empty() || text.ends_with('\n')) {
         return Ok(());
@@ -214,7 +221,7 @@ pub fn mend_tail(path: &Path) -> Result<()> {
 }
 
 /// The file's text; empty for a missing file.
-fn read_text(path: &Path) -> Result<String> {
+fn read_text_if_any(path: &Path) -> Result<String> {
     match std::fs::read_to_string(path) {
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => Ok(String::new()),
         text => text.with_context(|| path.display().to_string()),

@@ -226,3 +226,23 @@ fn shards_merged_are_the_whole_match() {
     let err = String::from_utf8_lossy(&mixed.output.stderr).into_owned();
     assert!(err.contains("is a game of another match"), "{err}");
 }
+
+#[test]
+fn a_missing_file_is_an_error_naming_it_and_nothing_is_counted() {
+    let dir = scratch("missing-file");
+    let results = common::known_match(&dir);
+    let typo = dir.join("typo.jsonl");
+    let (results, typo) = (results.to_str().unwrap(), typo.to_str().unwrap());
+    for args in [
+        vec!["merge", results, typo],
+        vec!["merge", typo, results],
+        vec!["show", typo],
+        vec!["report", typo, "-o", "page.html"],
+    ] {
+        let run = referee(&dir, &args, &dir.join("none"));
+        let err = String::from_utf8_lossy(&run.output.stderr).into_owned();
+        assert_eq!(run.output.status.code(), Some(2), "{args:?}: {err}");
+        assert!(err.contains(typo), "{args:?} names the file: {err}");
+        assert!(!run.stdout().contains("Elo"), "{args:?}: {}", run.stdout());
+    }
+}

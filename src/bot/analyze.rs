@@ -6,7 +6,7 @@
 //! weak move), analyze takes the input exactly: any problem is named with its line and ends
 //! it with status 2, since an analysis of some other position would mislead.
 
-use super::options::{number, set_param, Command, FIRST_THINK_MS};
+use super::args::{number, set_param, FIRST_THINK_MS};
 use super::{position_of, table_move, EXIT_BAD_INPUT};
 use crate::cell::{Cell, Player};
 use crate::picture::Picture;
@@ -76,13 +76,13 @@ impl Default for Request {
     }
 }
 
-/// Parses the arguments after `analyze`.
-pub fn parse<I: Iterator<Item = String>>(mut args: I) -> Result<Command, String> {
+/// Parses the arguments after `analyze`: the request, or `None` when they ask for the help.
+pub fn parse<I: Iterator<Item = String>>(mut args: I) -> Result<Option<Request>, String> {
     let mut r = Request::default();
     let mut budget = None;
     while let Some(arg) = args.next() {
         match arg.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
+            "-h" | "--help" => return Ok(None),
             "--ms" | "--playouts" => {
                 let n = number(&arg, args.next())?.max(1);
                 let b = if arg == "--ms" {
@@ -111,7 +111,7 @@ pub fn parse<I: Iterator<Item = String>>(mut args: I) -> Result<Command, String>
         }
     }
     r.budget = budget.unwrap_or(r.budget);
-    Ok(Command::Analyze(r))
+    Ok(Some(r))
 }
 
 /// Runs the analysis on stdout and stderr; returns the exit status.
@@ -356,8 +356,8 @@ mod tests {
 
     fn parse_line(s: &str) -> Result<Request, String> {
         match parse(s.split_whitespace().map(String::from))? {
-            Command::Analyze(r) => Ok(r),
-            other => panic!("{:?}", other),
+            Some(r) => Ok(r),
+            None => panic!("{s:?} asked for the help"),
         }
     }
 
@@ -376,10 +376,7 @@ mod tests {
             (r.params.exploration, r.file.as_deref()),
             (0.2, Some("x.txt"))
         );
-        assert_eq!(
-            parse("--help".split_whitespace().map(String::from)),
-            Ok(Command::Help)
-        );
+        assert_eq!(parse(["--help".to_string()].into_iter()), Ok(None));
     }
 
     #[test]

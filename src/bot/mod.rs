@@ -2,6 +2,7 @@
 
 #[cfg(not(codingame))]
 pub mod analyze;
+pub mod args;
 pub mod opening;
 pub mod options;
 
@@ -196,7 +197,7 @@ impl Bot {
     ) -> Answer {
         let mut after = pos.clone();
         after.play_unchecked(mv);
-        self.ponder(&after, start);
+        self.ponder(&after, start, log);
         self.log_turn(log, start, &format!("{} (opening table)", mv));
         Answer {
             mv,
@@ -205,7 +206,7 @@ impl Bot {
     }
 
     /// Searches `pos` (the opponent to move) until this turn's deadline, keeping the tree.
-    fn ponder(&mut self, pos: &Position, start: Instant) {
+    fn ponder<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) {
         let limits = self.limits(start);
         let searcher = &mut self.searcher;
         let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -213,6 +214,7 @@ impl Bot {
         }));
         if pondered.is_err() {
             // Whatever the search left behind is not to be trusted next turn.
+            let _ = writeln!(log, "twixt-bot: the search failed; next turn starts afresh");
             self.searcher = Searcher::new(self.opts.params.clone(), 0);
         }
     }

@@ -1,12 +1,9 @@
-//! The bot's command line.
+//! The bot's command line: playing options, and which command it asks for.
 
+use super::args::{number, set_param};
+pub use super::args::{FIRST_THINK_MS, THINK_MS};
 use crate::search::params::Params;
 
-/// Thinking time per turn after the first, in ms: CodinGame's clock is 300 ms, and the rest
-/// is the margin for reading the input, answering and the arena's load.
-pub const THINK_MS: u64 = 250;
-/// Thinking time on the process's first turn, in ms (CodinGame's clock is 1000 ms).
-pub const FIRST_THINK_MS: u64 = 900;
 /// How long `twixt-bot bench` measures playouts when not told, in seconds.
 pub const BENCH_SECONDS: f64 = 3.0;
 
@@ -64,13 +61,13 @@ pub use super::analyze::Request;
 #[cfg(codingame)]
 pub type Request = ();
 
-/// `twixt-bot analyze`'s arguments.
+/// `twixt-bot analyze`'s arguments (`None` for its --help).
 #[cfg(not(codingame))]
 use super::analyze::parse as analyze_args;
 
 /// The CodinGame bundle has no analyze, to save room.
 #[cfg(codingame)]
-fn analyze_args<I: Iterator<Item = String>>(_: I) -> Result<Command, String> {
+fn analyze_args<I: Iterator<Item = String>>(_: I) -> Result<Option<Request>, String> {
     Err("analyze is not in the CodinGame bundle; run the cargo-built bot".to_string())
 }
 
@@ -154,7 +151,9 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
                 };
                 return Ok(Command::Bench(seconds));
             }
-            "analyze" if was_first => return analyze_args(args),
+            "analyze" if was_first => {
+                return analyze_args(args).map(|r| r.map_or(Command::Help, Command::Analyze))
+            }
             "params" if was_first => return params_args(args),
             "-h" | "--help" => return Ok(Command::Help),
             "--quiet" | "-q" => opts.quiet = true,
@@ -181,23 +180,6 @@ fn params_args<I: Iterator<Item = String>>(mut args: I) -> Result<Command, Strin
         }
     }
     Ok(Command::Params(params))
-}
-
-/// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
-pub(super) fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {
-    let pair = pair.ok_or("--set needs NAME=VALUE")?;
-    let (name, value) = pair
-        .split_once('=')
-        .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
-    params.set(name, value)
-}
-
-/// The whole number after `flag`.
-pub(super) fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
-    let value = value.ok_or(format!("{} needs a number", flag))?;
-    value
-        .parse()
-        .map_err(|_| format!("{} needs a whole number, not '{}'", flag, value))
 }
 
 #[cfg(test)]

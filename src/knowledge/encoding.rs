@@ -35,23 +35,46 @@ pub fn value_of(c: char) -> Option<u32> {
     None
 }
 
-/// The `n` `f32`s packed into `text` by [`encode`], or `None` if it is not such a text.
-pub fn decode(text: &str, n: usize) -> Option<Vec<f32>> {
+/// Why a text does not carry the weights it should.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DecodeError {
+    /// The character at this index (counted in characters) is not one [`encode`] writes.
+    Foreign(usize),
+    /// The text carries `found` weights where `expected` were asked for.
+    Count { found: usize, expected: usize },
+}
+
+impl std::fmt::Display for DecodeError {
+    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+        match self {
+            DecodeError::Foreign(at) => write!(f, "character {} is not a weight character", at),
+            DecodeError::Count { found, expected } => {
+                write!(f, "the text carries {} weights, not {}", found, expected)
+            }
+        }
+    }
+}
+
+/// The `n` `f32`s packed into `text` by [`encode`].
+pub fn decode(text: &str, n: usize) -> Result<Vec<f32>, DecodeError> {
     let mut out = Vec::with_capacity(n);
     let (mut acc, mut have) = (0u64, 0u32);
-    for c in text.chars() {
-        acc |= (value_of(c)? as u64) << have;
+    for (at, c) in text.chars().enumerate() {
+        acc |= (value_of(c).ok_or(DecodeError::Foreign(at))? as u64) << have;
         have += BITS;
-        while have >= 32 && out.len() < n {
+        while have >= 32 {
             out.push(f32::from_bits(acc as u32));
             acc >>= 32;
             have -= 32;
         }
     }
     if out.len() == n {
-        Some(out)
+        Ok(out)
     } else {
-        None
+        Err(DecodeError::Count {
+            found: out.len(),
+            expected: n,
+        })
     }
 }
 
@@ -110,7 +133,16 @@ mod tests {
             let bits = |v: &[f32]| v.iter().map(|w| w.to_bits()).collect::<Vec<_>>();
             assert_eq!(bits(&back), bits(&weights[..n]));
         }
-        assert_eq!(decode("ab", 1), None);
-        assert_eq!(decode(&encode(&[1.0]), 2), None);
+        assert_eq!(decode("ab", 1), Err(DecodeError::Foreign(0)));
+        let two = encode(&[1.0, 2.0]);
+        let count = |found, expected| Err(DecodeError::Count { found, expected });
+        assert_eq!(decode(&two, 3), count(2, 3));
+        assert_eq!(decode(&two, 1), count(2, 1));
+        let torn: String = two.chars().take(2).chain("x".chars()).collect();
+        assert_eq!(decode(&torn, 2), Err(DecodeError::Foreign(2)));
+        assert_eq!(
+            DecodeError::Foreign(2).to_string(),
+            "character 2 is not a weight character"
+        );
     }
 }

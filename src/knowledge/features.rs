@@ -6,13 +6,13 @@
 //! weights at those indices times the counts. The trainer and the bot compute them with this
 //! one function.
 
+use super::save::save_reply;
 use super::shapes::{slot, two_way_holes, DIRECTION, TWO_WAY_PEGS};
 use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
 use crate::board::{border_tags, Board};
 use crate::bridge::{Neighbor, NEIGHBORS, NO_BRIDGE};
 use crate::cell::{Cell, Player, SIZE};
 use crate::position::{Move, Position};
-use crate::search::policy::save_reply;
 
 /// Where the hole lies: its distance to the nearer own border row (0-5) and to the nearer
 /// side column (0-5), in the mover's orientation: 36 indicators.

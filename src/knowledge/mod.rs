@@ -1,14 +1,18 @@
-//! Learned knowledge: a policy over moves, a linear softmax over the [`features`] of each
-//! move, trained by `twixt-train fit` from the search's own visits in self-play.
+//! Knowledge of positions beyond the rules: a policy over moves, a linear softmax over the
+//! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
+//! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
+//! two-way tables of `shapes`); and the distance [`value`].
 
 pub mod encoding;
 pub mod features;
+pub mod save;
 mod shapes;
 pub mod value;
 mod weights;
 
 use crate::cell::{Cell, Player, CELLS};
 use crate::position::Move;
+use encoding::DecodeError;
 use features::{Active, Context, FEATURES};
 
 /// A policy's weights: one per feature.
@@ -26,12 +30,27 @@ impl Policy {
         }
     }
 
-    /// The policy that ships with the bot (`weights.rs`, written by `twixt-train export`).
-    pub fn shipped() -> Policy {
-        let weights = encoding::decode(weights::TEXT, weights::COUNT)
-            .filter(|w| w.len() == FEATURES)
-            .unwrap_or_else(|| vec![0.0; FEATURES]);
-        Policy { weights }
+    /// The policy that ships with the bot (`weights.rs`, written by `twixt-train export`), or
+    /// why its text does not decode to one weight a feature.
+    pub fn shipped() -> Result<Policy, DecodeError> {
+        // The module's own count first, so that a stale export is named as one.
+        let weights = encoding::decode(weights::TEXT, weights::COUNT)?;
+        if weights.len() != FEATURES {
+            return Err(DecodeError::Count {
+                found: weights.len(),
+                expected: FEATURES,
+            });
+        }
+        Ok(Policy { weights })
+    }
+
+    /// [`Policy::shipped`], or after a loud line on stderr the uniform policy: a bot that
+    /// plays weaker still answers, where one that stops loses.
+    pub fn shipped_or_uniform() -> Policy {
+        Policy::shipped().unwrap_or_else(|e| {
+            eprintln!("{}", shipped_failure(e));
+            Policy::uniform()
+        })
     }
 
     /// The unnormalised log-probability of a move with features `a`.
@@ -39,6 +58,15 @@ impl Policy {
     pub fn logit(&self, a: &Active) -> f32 {
         a.iter().fold(0.0, |sum, (i, n)| sum + self.weights[i] * n)
     }
+}
+
+/// The line that says the shipped weights are broken and what playing without them means.
+pub fn shipped_failure(e: DecodeError) -> String {
+    format!(
+        "twixt-bot: WARNING: the shipped policy weights do not decode ({}): the search uses a \
+         uniform prior and plays much weaker; re-export them with twixt-train export",
+        e
+    )
 }
 
 /// A policy made ready for the search: besides its weights, the logit of every hole with no
@@ -78,5 +106,23 @@ impl Scorer {
             }
             _ => ctx.logit(w, mv),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_shipped_weights_decode_and_a_failure_is_said_loudly() {
+        let shipped = Policy::shipped().expect("the shipped weights decode");
+        assert_ne!(shipped, Policy::uniform());
+        let line = shipped_failure(DecodeError::Foreign(7));
+        assert!(line.contains("WARNING"), "{line}");
+        assert!(
+            line.contains("(character 7 is not a weight character)"),
+            "{line}"
+        );
+        assert!(line.contains("uniform prior"), "{line}");
     }
 }

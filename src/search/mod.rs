@@ -118,7 +118,7 @@ impl Searcher {
             scratch: Iteration::default(),
             last: None,
             keep_next: false,
-            policy: Scorer::new(Policy::shipped()),
+            policy: Scorer::new(Policy::shipped_or_uniform()),
             history: [None; 2],
         }
     }

@@ -4,19 +4,19 @@
 
 use crate::data::{self, Game, Header, Ply, Search};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Instant;
+use twixt::knowledge::Policy;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
 use twixt::{Move, Outcome, Player, Position};
-use twixt_referee::shard::Shard;
+use twixt_host::{progress, Shard};
 
 /// The options of `twixt-train selfplay`.
 #[derive(clap::Args, Clone, Debug)]
@@ -139,8 +139,13 @@ fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
     }
 }
 
-/// Runs `selfplay`: plays the games the file lacks, appending each as it ends.
+/// Runs `selfplay`: plays the games the file lacks and appends them in the order of their
+/// indices (a game that ends early waits for those before it).
 pub fn run(options: &SelfplayOptions) -> Result<()> {
+    // The teacher is the shipped policy: without it the data would teach a uniform prior.
+    Policy::shipped().map_err(|e| {
+        anyhow::anyhow!("the shipped policy weights (src/knowledge/weights.rs) do not decode: {e}")
+    })?;
     let params = options.params()?;
     let header = options.header(&params);
     let (mut file, done) = open(options, header)?;
@@ -149,17 +154,24 @@ pub fn run(options: &SelfplayOptions) -> Result<()> {
         .filter(|i| ours(i) && !done.contains(i))
         .collect();
     let total = (0..options.games).filter(ours).count() as u64;
-    let bar = progress(total, total - todo.len() as u64);
+    let bar = progress::bar(total, total - todo.len() as u64, "games");
     let (tx, rx) = mpsc::channel();
-    let workers = spawn(header, params, todo, options.threads.max(1), tx);
+    let workers = spawn(header, params, todo.clone(), options.threads.max(1), tx);
     let (start, mut positions) = (Instant::now(), 0u64);
+    // Games are written in the order of their indices, whatever order the threads end them
+    // in, so that one command always writes the same bytes (and checksums can be compared).
+    let (mut waiting, mut next) = (BTreeMap::new(), 0);
     for game in rx {
-        data::append(&mut file, &game)
-            .with_context(|| format!("{}: writing", options.out.display()))?;
-        positions += game.plies.iter().filter(|p| p.search.is_some()).count() as u64;
-        let rate = positions as f64 / start.elapsed().as_secs_f64();
-        bar.set_message(format!("{positions} positions, {rate:.1}/s"));
-        bar.inc(1);
+        waiting.insert(game.index, game);
+        while let Some(game) = todo.get(next).and_then(|i| waiting.remove(i)) {
+            data::append(&mut file, &game)
+                .with_context(|| format!("{}: writing", options.out.display()))?;
+            positions += game.plies.iter().filter(|p| p.search.is_some()).count() as u64;
+            let rate = positions as f64 / start.elapsed().as_secs_f64();
+            progress::note(&bar, &format!("{positions} positions, {rate:.1}/s"));
+            bar.inc(1);
+            next += 1;
+        }
     }
     workers
         .into_iter()
@@ -195,18 +207,6 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
             .with_context(|| path.display().to_string())?;
     }
     Ok((file, existing.games.iter().map(|g| g.index).collect()))
-}
-
-fn progress(total: u64, done: u64) -> ProgressBar {
-    let bar = ProgressBar::new(total);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{elapsed_precise}] {bar:40} {pos}/{len} games, {msg}, eta {eta}",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_position(done);
-    bar
 }
 
 fn spawn(

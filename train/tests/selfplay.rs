@@ -72,7 +72,8 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
     let expected: Vec<Game> = (0..6)
         .map(|i| selfplay::play_game(header(), &Default::default(), i))
         .collect();
-    assert!(sorted(read.games) == expected, "the file holds other games");
+    // In the order of their indices, whichever thread ended first: the same bytes every run.
+    assert!(read.games == expected, "the file holds other games");
 
     // Killed after three games, in the middle of writing the fourth.
     let part = dir.path().join("part.bin");
@@ -104,7 +105,9 @@ fn shards_of_a_run_hold_its_games_once_and_train_together() {
         selfplay::run(&o).unwrap();
         paths.push(path);
     }
-    let first: Vec<u32> = sorted(data::read(&paths[0]).unwrap().games)
+    let first: Vec<u32> = data::read(&paths[0])
+        .unwrap()
+        .games
         .iter()
         .map(|g| g.index)
         .collect();

@@ -79,10 +79,16 @@ pub fn compile(source: &str, extra: &[&str]) -> Compiled {
     Compiled { _dir: dir, binary }
 }
 
+impl Compiled {
+    /// Runs the binary with `args` and returns its standard output.
+    pub fn run(&self, args: &[&str]) -> String {
+        let run = Command::new(&self.binary).args(args).output().unwrap();
+        assert!(run.status.success(), "the bundle failed: {run:?}");
+        String::from_utf8(run.stdout).unwrap()
+    }
+}
+
 /// Compiles `source` (see [`compile`]), runs it with `args` and returns its standard output.
 pub fn compile_and_run(source: &str, extra: &[&str], args: &[&str]) -> String {
-    let compiled = compile(source, extra);
-    let run = Command::new(&compiled.binary).args(args).output().unwrap();
-    assert!(run.status.success(), "the bundle failed: {run:?}");
-    String::from_utf8(run.stdout).unwrap()
+    compile(source, extra).run(args)
 }

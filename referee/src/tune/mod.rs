@@ -11,12 +11,12 @@ use crate::clocks::Clocks;
 use crate::engines::{EngineOptions, Engines};
 use crate::matches::{run_match, MatchConfig, MatchOptions};
 use anyhow::{bail, Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 use listing::{choose, parse_listing, Choice};
 use spsa::{probe, update, Axis, Probe, Schedule};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use trajectory::{Row, Settings};
+use twixt_host::progress;
 
 /// What `--help` says of the method.
 pub const HELP: &str = "\
@@ -241,14 +241,7 @@ pub fn run(o: &TuneOptions, engines: &EngineOptions) -> Result<i32> {
     let mut rows = starting_rows(o, &s, &start)?;
     let svg_path = o.out.with_extension("svg");
     let done = rows.len() - 1;
-    let bar = ProgressBar::new(s.schedule.iterations as u64);
-    bar.set_style(
-        ProgressStyle::with_template(
-            "[{elapsed_precise}] {bar:40} {pos}/{len} iterations, {msg}, eta {eta}",
-        )
-        .expect("a valid template"),
-    );
-    bar.set_position(done as u64);
+    let bar = progress::bar(s.schedule.iterations as u64, done as u64, "iterations");
     for k in done..s.schedule.iterations {
         let theta = rows.last().expect("the start row").theta.clone();
         let p = probe(&s.schedule, &s.axes, &theta, s.seed, k);
@@ -261,7 +254,7 @@ pub fn run(o: &TuneOptions, engines: &EngineOptions) -> Result<i32> {
             theta: update(&s.schedule, &s.axes, &theta, &p, k, net),
         };
         trajectory::append(&o.out, &row)?;
-        bar.set_message(values_line(&s.axes, &row.theta));
+        progress::note(&bar, &values_line(&s.axes, &row.theta));
         bar.inc(1);
         rows.push(row);
         write_svg(&svg_path, &s, &rows)?;

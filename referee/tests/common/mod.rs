@@ -6,7 +6,7 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
-use twixt_referee::record::{read_records, GameRecord};
+use twixt_referee::record::{read_records_if_any, GameRecord};
 
 /// A fresh scratch directory for one test, under cargo's target directory (so `cargo clean`
 /// removes it and /tmp stays clean); the test's name keeps runs of different tests apart.
@@ -59,7 +59,7 @@ impl Run {
 }
 
 /// Runs `twixt-referee ARGS`, with `FAULT_PIDS` pointing into `dir`; `results` is the JSON
-/// lines file to read back.
+/// lines file to read back (none when the run wrote none).
 pub fn referee(dir: &Path, args: &[&str], results: &Path) -> Run {
     let start = Instant::now();
     let output = Command::new(env!("CARGO_BIN_EXE_twixt-referee"))
@@ -68,7 +68,7 @@ pub fn referee(dir: &Path, args: &[&str], results: &Path) -> Run {
         .output()
         .expect("the referee runs");
     let elapsed = start.elapsed();
-    let records = read_records(results).unwrap();
+    let records = read_records_if_any(results).unwrap();
     Run {
         output,
         elapsed,
@@ -134,13 +134,35 @@ pub fn assert_all_dead(dir: &Path) {
     }
 }
 
-/// The command of `../shared/opponents/random_bot.py` with this seed argument (`{seed}` works),
-/// if the script and python3 are here.
+/// The workspace's root: the engine's package, above this crate.
+pub fn workspace_root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("the referee sits in the engine's workspace")
+}
+
+/// Says loudly that a test could not run for want of `what` (a browser, an opponent): it
+/// passes on a developer's machine, and panics in CI (`CI=true`), where everything must be.
+pub fn unavailable(what: &str) {
+    eprintln!("\n{}\n{what}\n{}\n", "!".repeat(78), "!".repeat(78));
+    assert!(std::env::var("CI").as_deref() != Ok("true"), "{what}");
+}
+
+/// The command of the random player with this seed argument (`{seed}` works): `$RANDOM_BOT`,
+/// or `../shared/opponents/random_bot.py` beside the workspace, run by python3. `None`, after
+/// [`unavailable`], when the script or python3 is missing.
 pub fn random_bot(seed: &str) -> Option<String> {
-    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/opponents/random_bot.py");
+    let script = std::env::var_os("RANDOM_BOT").map_or_else(
+        || workspace_root().join("../shared/opponents/random_bot.py"),
+        PathBuf::from,
+    );
     let python = Command::new("python3").arg("--version").output();
-    if !script.exists() || !python.is_ok_and(|o| o.status.success()) {
-        eprintln!("skipped: no python3 or no {}", script.display());
+    if !script.is_file() || !python.is_ok_and(|o| o.status.success()) {
+        unavailable(&format!(
+            "NO RANDOM PLAYER: the games against it did not run. They need python3 and {} \
+             (or RANDOM_BOT set to the script).",
+            script.display()
+        ));
         return None;
     }
     Some(format!("python3 {} {seed}", script.display()))

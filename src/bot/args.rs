@@ -1,0 +1,27 @@
+//! What the bot's command lines share: the default clocks and the readers of a number and
+//! of `--set NAME=VALUE`, used by the playing options and by `analyze` alike.
+
+use crate::search::params::Params;
+
+/// Thinking time per turn after the first, in ms: CodinGame's clock is 300 ms, and the rest
+/// is the margin for reading the input, answering and the arena's load.
+pub const THINK_MS: u64 = 250;
+/// Thinking time on the process's first turn, in ms (CodinGame's clock is 1000 ms).
+pub const FIRST_THINK_MS: u64 = 900;
+
+/// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
+pub fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {
+    let pair = pair.ok_or("--set needs NAME=VALUE")?;
+    let (name, value) = pair
+        .split_once('=')
+        .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
+    params.set(name, value)
+}
+
+/// The whole number after `flag`.
+pub fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
+    let value = value.ok_or(format!("{} needs a number", flag))?;
+    value
+        .parse()
+        .map_err(|_| format!("{} needs a whole number, not '{}'", flag, value))
+}

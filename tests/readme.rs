@@ -1,0 +1,93 @@
+//! The README stays true: short, its layout section naming what the tree holds, every binary
+//! of the workspace named, and the defaults it quotes equal to the code's.
+
+use std::path::Path;
+use twixt::bot::args::{FIRST_THINK_MS, THINK_MS};
+
+/// The longest the README may grow.
+const MAX_LINES: usize = 250;
+
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+}
+
+fn readme() -> String {
+    std::fs::read_to_string(root().join("README.md")).expect("README.md")
+}
+
+/// The text from `heading` to the next `## ` heading.
+fn section<'a>(text: &'a str, heading: &str) -> &'a str {
+    let start = text.find(heading).unwrap_or_else(|| panic!("no {heading}"));
+    let rest = &text[start + heading.len()..];
+    &rest[..rest.find("\n## ").unwrap_or(rest.len())]
+}
+
+/// The names of the entries of `dir` (relative to the root), but build output.
+fn entries(dir: &str) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(root().join(dir))
+        .unwrap_or_else(|e| panic!("{dir}: {e}"))
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n != "target" && n != ".git")
+        .collect();
+    names.sort();
+    names
+}
+
+#[test]
+fn the_readme_is_short_and_names_every_binary() {
+    let text = readme();
+    let lines = text.lines().count();
+    assert!(lines <= MAX_LINES, "README.md has {lines} lines");
+    for member in [".", "referee", "bundle", "train"] {
+        let manifest = std::fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
+        let bins = manifest.split("[[bin]]").skip(1);
+        for bin in bins.map(|b| b.lines().find(|l| l.starts_with("name")).unwrap()) {
+            let name = bin.split('"').nth(1).unwrap();
+            assert!(text.contains(&format!("`{name}`")), "{name} is not named");
+        }
+    }
+    let two = section(&text, "## Two commands");
+    assert!(two.contains("\n    cargo test\n"), "{two}");
+    assert!(two.contains("twixt-referee game"), "{two}");
+}
+
+#[test]
+fn the_layout_names_what_the_tree_holds() {
+    let text = readme();
+    let layout = section(&text, "## Layout");
+    let mut missing = Vec::new();
+    let dirs = [
+        ".",
+        ".ci",
+        "src",
+        "src/search",
+        "src/knowledge",
+        "src/bot",
+        "tests",
+        "docs",
+        "scripts",
+    ];
+    for dir in dirs {
+        for name in entries(dir) {
+            if !layout.contains(&name) {
+                missing.push(format!("{dir}/{name}"));
+            }
+        }
+    }
+    assert!(missing.is_empty(), "not in the layout: {missing:?}");
+}
+
+#[test]
+fn the_defaults_quoted_are_the_code_s() {
+    let text = readme();
+    for (flag, ms) in [
+        ("--think-ms", THINK_MS),
+        ("--first-think-ms", FIRST_THINK_MS),
+    ] {
+        let row = text
+            .lines()
+            .find(|l| l.starts_with(&format!("| `{flag} N`")))
+            .unwrap_or_else(|| panic!("no row for {flag}"));
+        assert!(row.contains(&format!("(default {ms} ms;")), "{row}");
+    }
+}
