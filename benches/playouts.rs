@@ -1,5 +1,6 @@
 //! Speed: playouts per second (random, and with saves) from the empty board and from a middle
-//! game, and MCTS iterations per second. Run with `cargo bench --bench playouts`.
+//! game, MCTS iterations per second, the learned prior's logits and the shipped weights'
+//! decoding. Run with `cargo bench --bench playouts`.
 
 // Host-only: benches may use std newer than the shipped code's rustc 1.63.
 #![allow(clippy::incompatible_msrv)]
@@ -97,5 +98,20 @@ fn priors(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, mcts, priors);
+/// Start-up cost of shipped weights: decoding 50,000 `f32`s from their text (the size of a
+/// network that fills the bundle's room), which counts against the first turn's clock.
+fn decode(c: &mut Criterion) {
+    use twixt::knowledge::encoding;
+    const N: usize = 50_000;
+    let weights: Vec<f32> = (0..N).map(|i| (i as f32 * 0.37).sin()).collect();
+    let text = encoding::encode(&weights);
+    let mut group = c.benchmark_group("weights");
+    group.throughput(Throughput::Elements(N as u64));
+    group.bench_function("decode-50000", |b| {
+        b.iter(|| black_box(encoding::decode(black_box(&text), N).expect("decodes")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, mcts, priors, decode);
 criterion_main!(benches);

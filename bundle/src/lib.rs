@@ -14,11 +14,13 @@
 //! than `allow`.
 
 mod check;
+mod compact;
 mod library;
 mod load;
 mod manifest;
 mod print;
 mod refs;
+mod rename;
 mod rewrite;
 mod strip;
 mod tokens;
@@ -43,6 +45,8 @@ pub struct Options {
     pub main: PathBuf,
     /// The library's root file.
     pub lib: PathBuf,
+    /// Readable Rust (to trace a compile error on CodinGame) instead of the compact print.
+    pub pretty: bool,
 }
 
 impl Options {
@@ -53,6 +57,7 @@ impl Options {
             main: crate_dir.join("src/main.rs"),
             lib: crate_dir.join("src/lib.rs"),
             crate_dir,
+            pretty: false,
         }
     }
 }
@@ -70,6 +75,13 @@ impl Bundle {
     /// Multilingual Plane counts two).
     pub fn chars(&self) -> usize {
         self.source.encode_utf16().count()
+    }
+
+    /// The part of [`Bundle::chars`] that carries weights: the characters of the engine's
+    /// weight encoding (`twixt::knowledge::encoding`, all from U+3400 up), which nothing
+    /// else in the shipped code uses.
+    pub fn weight_chars(&self) -> usize {
+        self.source.chars().filter(|&c| c >= '\u{3400}').count()
     }
 }
 
@@ -91,7 +103,7 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
 
     let modules = library.modules();
     let (lib_attrs, lib_items) = library.into_parts();
-    let source = print::render(main, lib_attrs, lib_items, lib)?;
+    let source = print::render(main, lib_attrs, lib_items, lib, options.pretty)?;
     let bundle = Bundle { source, modules };
     if bundle.chars() > LIMIT {
         bail!(

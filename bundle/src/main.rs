@@ -1,24 +1,43 @@
 //! Writes the CodinGame submission, `target/codingame/main.rs` under the workspace root: the
 //! bot and the engine modules it uses in one file (see the `twixt_bundle` library). Run
-//! `cargo run --release --bin twixt-bundle`.
+//! `cargo run --release --bin twixt-bundle [-- --pretty] [-- --out FILE]`.
 
-use std::path::Path;
+use std::io::Write;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use twixt_bundle::{self as bundle, Options, LIMIT};
 
 const OUTPUT: &str = "target/codingame/main.rs";
 
+const USAGE: &str = "usage: twixt-bundle [--pretty] [--out FILE]
+  writes the bot as one file for CodinGame (default target/codingame/main.rs under the
+  workspace root), compact: only the whitespace Rust's tokens need, the crate's own names
+  shortened. --pretty writes readable Rust instead, to trace a compile error.";
+
 fn main() -> ExitCode {
-    if std::env::args().len() > 1 {
-        eprintln!("usage: twixt-bundle (no arguments; writes {OUTPUT} under the workspace root)");
-        return ExitCode::from(2);
-    }
     // The engine is the workspace's root package, the folder above this crate.
     let crate_dir = Path::new(env!("CARGO_MANIFEST_DIR"))
         .parent()
         .expect("twixt-bundle sits in the engine's workspace");
-    let output = crate_dir.join(OUTPUT);
-    match bundle::bundle(&Options::for_crate(crate_dir)).and_then(|b| write(&output, &b)) {
+    let mut options = Options::for_crate(crate_dir);
+    let mut output = crate_dir.join(OUTPUT);
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut i = 0;
+    while i < args.len() {
+        match (args[i].as_str(), args.get(i + 1)) {
+            ("--pretty", _) => options.pretty = true,
+            ("--out", Some(file)) => {
+                output = PathBuf::from(file);
+                i += 1;
+            }
+            _ => {
+                eprintln!("{USAGE}");
+                return ExitCode::from(2);
+            }
+        }
+        i += 1;
+    }
+    match bundle::bundle(&options).and_then(|b| write(&output, &b)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
             // Never leave a stale bundle behind for someone to paste.
@@ -34,10 +53,16 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
         std::fs::create_dir_all(dir)?;
     }
     std::fs::write(output, &bundle.source)?;
-    println!(
-        "{OUTPUT}: {} characters in UTF-16 code units, as CodinGame counts (limit {LIMIT})",
-        bundle.chars()
+    let (all, weights) = (bundle.chars(), bundle.weight_chars());
+    // A closed stdout (`| head`) loses the report, not the bundle written above.
+    let _ = writeln!(
+        std::io::stdout(),
+        "{}: {all} characters in UTF-16 code units, as CodinGame counts: code {}, weights \
+         {weights}; {} of the limit of {LIMIT} left\nmodules: {}",
+        output.display(),
+        all - weights,
+        LIMIT - all,
+        bundle.modules.join(", ")
     );
-    println!("modules: {}", bundle.modules.join(", "));
     Ok(())
 }

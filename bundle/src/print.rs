@@ -1,6 +1,7 @@
-//! Printing the bundle: the binary's items, then `mod <lib> { ... }`, as readable Rust.
+//! Printing the bundle: the binary's items, then `mod <lib> { ... }`, compact or as readable
+//! Rust.
 
-use super::{load, rewrite, strip};
+use super::{compact, load, rename, rewrite, strip};
 use anyhow::{Context, Result};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -16,12 +17,16 @@ const HEADER: &str = "\
 
 /// The bundle's text: `main` with its paths into the library rooted at `crate::<lib>`, then
 /// the library's root attributes and items as `mod <lib>`, without doc comments (nor cfg
-/// attributes true in the bundle).
+/// attributes true in the bundle). `pretty`: printed as readable Rust, with a header;
+/// otherwise compact, the crate's names shortened ([`rename`]) and only the whitespace the
+/// tokens need ([`compact`]). `TWIXT_BUNDLE_NAMES=FILE` writes the compact bundle's new
+/// names beside the old ones there, to trace a message of the compiler.
 pub fn render(
     mut main: syn::File,
     lib_attrs: Vec<Attribute>,
     lib_items: Vec<Item>,
     lib: &str,
+    pretty: bool,
 ) -> Result<String> {
     rewrite::root_binary_paths(&mut main, lib);
     let mut module: syn::ItemMod = syn::parse_quote! {
@@ -40,6 +45,17 @@ pub fn render(
         .context("re-reading main")?;
     file.attrs.retain(load::keep_inner);
     file.items.push(module);
+    if !pretty {
+        let names = rename::plan(&file);
+        if let Some(path) = std::env::var_os("TWIXT_BUNDLE_NAMES") {
+            let list: String = names.iter().map(|(a, b)| format!("{b} {a}\n")).collect();
+            std::fs::write(path, list).context("TWIXT_BUNDLE_NAMES")?;
+        }
+        return Ok(compact::print(rename::apply(
+            file.into_token_stream(),
+            &names,
+        )));
+    }
     let text = space_items(&prettyplease::unparse(&file));
     Ok(format!("{HEADER}{}", tab_indent(&text)?))
 }

@@ -3,13 +3,22 @@
 
 mod support;
 
-use support::{bundle_crate, compile_and_run, mini_dir, mini_with};
+use support::{bundle_compact, bundle_crate, compile_and_run, mini_dir, mini_with};
 
 #[test]
 fn the_bundle_compiles_alone_and_runs_like_the_crate() {
     let bundle = bundle_crate(&mini_dir()).unwrap();
     // depth 0 → cell_of!(3) → best adds params::BONUS → "NAME double outside_tests"
     assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
+}
+
+#[test]
+fn the_compact_bundle_runs_like_the_readable_one() {
+    let compact = bundle_compact(&mini_dir()).unwrap();
+    let pretty = bundle_crate(&mini_dir()).unwrap();
+    assert!(compact.chars() < pretty.chars());
+    assert_eq!(compact.modules, pretty.modules);
+    assert_eq!(compile_and_run(&compact.source, &[], &[]), "cell 8 4\n");
 }
 
 #[test]

@@ -27,9 +27,12 @@ fn a_known_game_ends_connected_for_player_one() {
     let out = run.stdout();
     assert!(out.contains("winner: player 1 (connected)"), "{out}");
     assert!(out.contains(" 14. L8"), "the move list is printed: {out}");
+    // The board's rows (from the column header on): player 1's pegs and links are drawn.
+    let board = &out[out.find("    A   B").expect("the board is drawn")..];
+    let row5 = board.lines().find(|l| l.starts_with("  5 ")).unwrap();
     assert!(
-        out.contains('O') && out.contains('o'),
-        "pegs and links are drawn"
+        row5.starts_with("  5 Ooo"),
+        "A5 with its link to C6: {row5}"
     );
     // `show` draws the recorded game again, the same way.
     let rec = records_file(&run.dir);

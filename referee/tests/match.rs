@@ -5,7 +5,7 @@ mod common;
 
 use common::{bot, known_bot, records_file, referee, run_in, scratch};
 use std::io::Write;
-use twixt_referee::record::read_records;
+use twixt_referee::record::{read_records, Reason};
 
 const SPRT: [&str; 5] = ["--sprt", "elo0=0", "elo1=300", "alpha=0.05", "beta=0.05"];
 
@@ -32,7 +32,10 @@ fn sprt_accepts_h1_for_the_stronger_engine_and_stops() {
         out.contains("B: timeouts 0, illegal moves 0, crashes "),
         "{out}"
     );
-    assert!(run.records.len() < 40, "stopped early");
+    assert!(
+        (2..40).contains(&run.records.len()),
+        "stopped early, after a pair"
+    );
     assert!(run.records.iter().all(|r| r.slot.is_some()));
 }
 
@@ -107,6 +110,14 @@ fn a_short_match_against_the_random_player_prints_elo_and_sprt() {
     let out = run.stdout();
     assert!(out.contains("Elo: ") && out.contains("LLR: "), "{out}");
     assert_eq!(run.records.len(), 4);
+    for r in &run.records {
+        let ended = matches!(r.reason, Reason::Connected | Reason::Draw);
+        assert!(
+            ended,
+            "a game ended on the board, not by {:?}: {}",
+            r.reason, r.detail
+        );
+    }
 }
 
 #[test]
@@ -166,14 +177,16 @@ fn shards_merged_are_the_whole_match() {
         assert!(run.stdout().contains(&format!("shard {shard}")));
         files.push(file);
     }
-    let pairs: Vec<usize> = read_records(&files[1])
+    let mut pairs: Vec<usize> = read_records(&files[1])
         .unwrap()
         .iter()
         .map(|r| r.slot.unwrap().pair)
         .collect();
-    assert!(
-        pairs.iter().all(|p| p % 3 == 1),
-        "shard 2/3 plays pairs 1, 4: {pairs:?}"
+    pairs.sort();
+    assert_eq!(
+        pairs,
+        [1, 1, 4, 4],
+        "shard 2/3 plays both games of pairs 1 and 4"
     );
     let mut merged = Vec::new();
     for f in &files {

@@ -113,6 +113,7 @@ fn bad_settings_are_refused_before_any_game() {
     let first = tune(&dir, &["--iterations", "1"]);
     assert_eq!(first.status.code(), Some(0));
     let games = values(&dir).len();
+    assert!(games > 0, "the first run played games");
     for (args, expected) in [
         (vec!["--iterations", "1"], "exists: --resume"),
         (

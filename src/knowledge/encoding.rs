@@ -1,7 +1,9 @@
 //! Weights as text for the one-file CodinGame submission: the bits of the `f32`s, 15 bits a
 //! character, each character one UTF-16 code unit (CodinGame counts those) and a plain
 //! letter that no editor normalises: CJK Extension A, CJK Unified Ideographs and Hangul
-//! syllables, in that order.
+//! syllables, in that order. Sixteen bits (two 8-bit weights) a character cannot be had
+//! without surrogates: the Basic Multilingual Plane holds 63,488 non-surrogate code points,
+//! fewer than 2^16 (`docs/BUNDLE.md`).
 
 /// Bits carried by one character.
 pub const BITS: u32 = 15;

@@ -38,8 +38,17 @@ fn copy_tree(from: &Path, to: &Path) {
     }
 }
 
-/// Bundles the crate in `dir` (its src/main.rs and src/lib.rs).
+/// Bundles the crate in `dir` (its src/main.rs and src/lib.rs), printed readable: the
+/// tests that look for a name in the text need the names as written (the compact print
+/// renames them, so a name's absence there would prove nothing).
 pub fn bundle_crate(dir: &Path) -> anyhow::Result<Bundle> {
+    let mut options = bundle::Options::for_crate(dir);
+    options.pretty = true;
+    bundle::bundle(&options)
+}
+
+/// Bundles the crate in `dir` compactly, as `twixt-bundle` does by default.
+pub fn bundle_compact(dir: &Path) -> anyhow::Result<Bundle> {
     bundle::bundle(&bundle::Options::for_crate(dir))
 }
 

@@ -1,0 +1,525 @@
+//! Shortening the crate's own names, for the compact bundle.
+//!
+//! A name is shortened when the bundle defines it (an item, a field, a variant, a method of
+//! an inherent impl or of the crate's own trait, a generic parameter, a binding) and nothing
+//! fixes it from outside:
+//! - the names of impls of traits from std (`fmt`, `next`, `from_str`, `Err`...);
+//! - names in the arguments of the crate's macros and of `stringify!` (a macro may make
+//!   strings of them, as the parameter table does), and macro fragment specifiers;
+//! - names captured by a format string (`"{name}"`);
+//! - `main`, and [`STD_NAMES`]: names the crate defines that std also uses (a crate method
+//!   `len` beside `Vec::len`), found by compiling the renamed bundle.
+//!
+//! Every occurrence of a shortened name becomes the same new name, and no two old names
+//! share one, and no new name is any word the bundle holds: the renaming is a bijection onto
+//! fresh names, so every path, method and binding resolves as before. (What `{:?}` prints of
+//! the crate's own types shows the new names: the shipped code prints none of it.) New names keep the
+//! old one's case (`snake`, `Camel`, `UPPER`), so rustc's naming lints stay quiet, and the
+//! most used names get the shortest ones.
+
+use proc_macro2::{Ident, TokenStream, TokenTree};
+use quote::ToTokens;
+use std::collections::{BTreeMap, BTreeSet};
+use syn::visit::{self, Visit};
+
+/// Names the crate defines that std or rand also use (a method `len` beside `Vec::len`), one
+/// a line: renaming one would break the std use, and the compile of the renamed bundle with
+/// rustc names it (`no method named ..`; `TWIXT_BUNDLE_NAMES=FILE twixt-bundle` writes the
+/// new names with the old, to look it up).
+const STD_NAMES: &str = include_str!("std_names.txt");
+
+/// The fragment specifiers of `macro_rules!` patterns (`$name:ident`).
+const FRAGMENTS: &[&str] = &[
+    "block",
+    "expr",
+    "ident",
+    "item",
+    "lifetime",
+    "literal",
+    "meta",
+    "pat",
+    "pat_param",
+    "path",
+    "stmt",
+    "tt",
+    "ty",
+    "vis",
+];
+
+/// The crates a path may start from besides this one: their names are theirs.
+const EXTERNAL_CRATES: &[&str] = &["std", "core", "alloc", "rand"];
+
+/// Names of std's prelude: the crate may define a variant `None`, but `None` alone is std's.
+const PRELUDE: &[&str] = &[
+    "Box",
+    "Clone",
+    "Copy",
+    "Default",
+    "Drop",
+    "Eq",
+    "Err",
+    "Extend",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "From",
+    "FromIterator",
+    "Into",
+    "IntoIterator",
+    "Iterator",
+    "None",
+    "Ok",
+    "Option",
+    "Ord",
+    "PartialEq",
+    "PartialOrd",
+    "Result",
+    "Send",
+    "Sized",
+    "Some",
+    "String",
+    "Sync",
+    "ToOwned",
+    "ToString",
+    "TryFrom",
+    "TryInto",
+    "Vec",
+];
+
+/// Short names never given: std's own short names that a method call could reach.
+const NEVER: &[&str] = &[
+    "eq", "ne", "lt", "le", "gt", "ge", "or", "as", "do", "fn", "if", "in", "io", "is", "ok", "os",
+    "rc", "fs",
+];
+
+/// Keywords and primitive types: never a new name.
+const RESERVED: &[&str] = &[
+    "abstract", "as", "async", "await", "become", "bool", "box", "break", "char", "const",
+    "continue", "crate", "do", "dyn", "else", "enum", "extern", "f32", "f64", "false", "final",
+    "fn", "for", "gen", "i8", "i16", "i32", "i64", "i128", "if", "impl", "in", "isize", "let",
+    "loop", "macro", "match", "mod", "move", "mut", "override", "priv", "pub", "ref", "return",
+    "self", "Self", "static", "str", "struct", "super", "trait", "true", "try", "type", "typeof",
+    "u8", "u16", "u32", "u64", "u128", "union", "unsafe", "unsized", "use", "usize", "virtual",
+    "where", "while", "yield",
+];
+
+/// The new name of each shortened name of `file`.
+pub fn plan(file: &syn::File) -> BTreeMap<String, String> {
+    let mut defs = Definitions::default();
+    defs.visit_file(file);
+    let tokens = file.to_token_stream();
+    let mut counts = BTreeMap::new();
+    let mut keep = defs.fixed.clone();
+    keep.extend(["main", "_"].iter().chain(FRAGMENTS).map(|n| n.to_string()));
+    keep.extend(STD_NAMES.lines().map(str::trim).map(str::to_owned));
+    scan(tokens, &mut counts, &mut keep, false);
+    let mut words: BTreeSet<String> = counts.keys().cloned().collect();
+    words.extend(RESERVED.iter().chain(NEVER).map(|w| w.to_string()));
+    let mut chosen: Vec<(&String, &usize)> = counts
+        .iter()
+        .filter(|(name, _)| defs.defined.contains(*name) && !keep.contains(*name))
+        .collect();
+    // The most used first, so they get the shortest names; ties in name order.
+    chosen.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+    let mut fresh = Fresh::default();
+    chosen
+        .into_iter()
+        .map(|(name, _)| {
+            let new = fresh.next(Case::of(name), &mut words);
+            (name.clone(), new)
+        })
+        .collect()
+}
+
+/// `tokens` with every name in `map` replaced, but in attributes and lifetimes.
+pub fn apply(tokens: TokenStream, map: &BTreeMap<String, String>) -> TokenStream {
+    let mut out = Vec::new();
+    let mut after = (false, false); // (the last token was `#`, ... or `'`)
+    for token in tokens {
+        let next = match &token {
+            TokenTree::Ident(i) if !after.1 => match map.get(&i.to_string()) {
+                Some(new) => TokenTree::Ident(Ident::new(new, i.span())),
+                None => token.clone(),
+            },
+            TokenTree::Group(g) if after.0 && g.delimiter() == proc_macro2::Delimiter::Bracket => {
+                token.clone()
+            }
+            TokenTree::Group(g) => {
+                let mut group = proc_macro2::Group::new(g.delimiter(), apply(g.stream(), map));
+                group.set_span(g.span());
+                TokenTree::Group(group)
+            }
+            _ => token.clone(),
+        };
+        after = match &token {
+            TokenTree::Punct(p) => (
+                p.as_char() == '#' || after.0 && p.as_char() == '!',
+                p.as_char() == '\'',
+            ),
+            _ => (false, false),
+        };
+        out.push(next);
+    }
+    out.into_iter().collect()
+}
+
+/// Counts every identifier of `tokens` (but lifetimes and attributes); adds to `keep` those
+/// inside macro definitions and invocations (`in_macro`) and those a format string names.
+fn scan(
+    tokens: TokenStream,
+    counts: &mut BTreeMap<String, usize>,
+    keep: &mut BTreeSet<String>,
+    in_macro: bool,
+) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    // Inside a path from an external crate (`std::io::stdin`, `use std::{fmt, io}`): its
+    // names are std's, whatever the crate calls its own.
+    let mut external = false;
+    for (i, token) in tokens.iter().enumerate() {
+        let prev = |k: usize| i.checked_sub(k).and_then(|j| tokens.get(j));
+        let punct = |t: Option<&TokenTree>, c: char| matches!(t, Some(TokenTree::Punct(p)) if p.as_char() == c);
+        let after_colons = punct(prev(1), ':') && punct(prev(2), ':');
+        match token {
+            TokenTree::Ident(id) if !punct(prev(1), '\'') => {
+                let name = id.to_string();
+                external = EXTERNAL_CRATES.contains(&name.as_str()) || external && after_colons;
+                if in_macro || external || PRELUDE.contains(&name.as_str()) {
+                    keep.insert(name.clone());
+                }
+                *counts.entry(name).or_default() += 1;
+            }
+            // A lifetime's name.
+            TokenTree::Ident(_) => external = false,
+            TokenTree::Group(g) if external && after_colons => {
+                let mut names = BTreeMap::new();
+                scan(g.stream(), &mut names, keep, in_macro);
+                keep.extend(names.keys().cloned());
+                for (name, n) in names {
+                    *counts.entry(name).or_default() += n;
+                }
+                external = false;
+            }
+            TokenTree::Group(g) => {
+                external = false;
+                let attribute = punct(prev(1), '#') || punct(prev(1), '!') && punct(prev(2), '#');
+                if attribute && g.delimiter() == proc_macro2::Delimiter::Bracket {
+                    continue;
+                }
+                // The arguments of a crate macro (`name!(..)`, `$m!{..}`, `stringify!(..)`)
+                // are kept whole: the macro may make strings of them. A `macro_rules!` body
+                // is code, renamed like the rest.
+                let invoked = match (punct(prev(1), '!'), prev(2)) {
+                    (true, Some(TokenTree::Ident(m))) => is_crate_macro(&m.to_string()),
+                    _ => false,
+                };
+                scan(g.stream(), counts, keep, in_macro || invoked);
+            }
+            TokenTree::Literal(l) => {
+                external = false;
+                keep.extend(format_captures(&l.to_string()));
+            }
+            TokenTree::Punct(p) => external &= p.as_char() == ':',
+        }
+    }
+}
+
+/// Whether the word before a `!` and a group names a macro of the crate (or `$m`, one passed
+/// to a macro): not one of std's, whose arguments are ordinary code, nor a keyword
+/// (`return !(..)`).
+fn is_crate_macro(name: &str) -> bool {
+    const STD_MACROS: &[&str] = &[
+        "assert",
+        "assert_eq",
+        "assert_ne",
+        "debug_assert",
+        "debug_assert_eq",
+        "debug_assert_ne",
+        "eprint",
+        "eprintln",
+        "format",
+        "matches",
+        "panic",
+        "print",
+        "println",
+        "unreachable",
+        "unimplemented",
+        "todo",
+        "vec",
+        "write",
+        "writeln",
+        "format_args",
+        "concat",
+        "cfg",
+    ];
+    !STD_MACROS.contains(&name) && !RESERVED.contains(&name)
+}
+
+/// The names a string literal's format placeholders capture: `{name}` and `{name:..}`.
+fn format_captures(literal: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut rest = literal;
+    while let Some(open) = rest.find('{') {
+        rest = &rest[open + 1..];
+        if rest.starts_with('{') {
+            rest = &rest[1..];
+            continue;
+        }
+        let name: String = rest
+            .chars()
+            .take_while(|c| c.is_alphanumeric() || *c == '_')
+            .collect();
+        let after = rest[name.len()..].chars().next();
+        if !name.is_empty()
+            && !name.starts_with(|c: char| c.is_ascii_digit())
+            && matches!(after, Some('}') | Some(':'))
+        {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The names the bundle defines, and those fixed by the traits it implements.
+#[derive(Default)]
+struct Definitions {
+    defined: BTreeSet<String>,
+    fixed: BTreeSet<String>,
+    traits: BTreeSet<String>,
+}
+
+impl Definitions {
+    fn define(&mut self, ident: &Ident) {
+        self.defined.insert(ident.to_string());
+    }
+}
+
+impl<'ast> Visit<'ast> for Definitions {
+    fn visit_file(&mut self, file: &'ast syn::File) {
+        // The crate's own traits first: their impls' names are the crate's to shorten.
+        struct Traits<'a>(&'a mut BTreeSet<String>);
+        impl<'ast> Visit<'ast> for Traits<'_> {
+            fn visit_item_trait(&mut self, t: &'ast syn::ItemTrait) {
+                self.0.insert(t.ident.to_string());
+            }
+        }
+        Traits(&mut self.traits).visit_file(file);
+        visit::visit_file(self, file);
+    }
+
+    fn visit_item_fn(&mut self, i: &'ast syn::ItemFn) {
+        self.define(&i.sig.ident);
+        visit::visit_item_fn(self, i);
+    }
+
+    fn visit_item_struct(&mut self, i: &'ast syn::ItemStruct) {
+        self.define(&i.ident);
+        visit::visit_item_struct(self, i);
+    }
+
+    fn visit_item_enum(&mut self, i: &'ast syn::ItemEnum) {
+        self.define(&i.ident);
+        visit::visit_item_enum(self, i);
+    }
+
+    fn visit_variant(&mut self, v: &'ast syn::Variant) {
+        self.define(&v.ident);
+        visit::visit_variant(self, v);
+    }
+
+    fn visit_field(&mut self, f: &'ast syn::Field) {
+        if let Some(ident) = &f.ident {
+            self.define(ident);
+        }
+        visit::visit_field(self, f);
+    }
+
+    fn visit_item_const(&mut self, i: &'ast syn::ItemConst) {
+        self.define(&i.ident);
+        visit::visit_item_const(self, i);
+    }
+
+    fn visit_item_static(&mut self, i: &'ast syn::ItemStatic) {
+        self.define(&i.ident);
+        visit::visit_item_static(self, i);
+    }
+
+    fn visit_item_type(&mut self, i: &'ast syn::ItemType) {
+        self.define(&i.ident);
+        visit::visit_item_type(self, i);
+    }
+
+    fn visit_item_mod(&mut self, i: &'ast syn::ItemMod) {
+        self.define(&i.ident);
+        visit::visit_item_mod(self, i);
+    }
+
+    fn visit_item_trait(&mut self, i: &'ast syn::ItemTrait) {
+        self.define(&i.ident);
+        for item in &i.items {
+            match item {
+                syn::TraitItem::Fn(f) => self.define(&f.sig.ident),
+                syn::TraitItem::Const(c) => self.define(&c.ident),
+                syn::TraitItem::Type(t) => self.define(&t.ident),
+                _ => {}
+            }
+        }
+        visit::visit_item_trait(self, i);
+    }
+
+    fn visit_item_impl(&mut self, i: &'ast syn::ItemImpl) {
+        let foreign = i.trait_.as_ref().is_some_and(|(_, path, _)| {
+            let last = path.segments.last().map(|s| s.ident.to_string());
+            !last.is_some_and(|l| self.traits.contains(&l))
+        });
+        for item in &i.items {
+            let ident = match item {
+                syn::ImplItem::Fn(f) => &f.sig.ident,
+                syn::ImplItem::Const(c) => &c.ident,
+                syn::ImplItem::Type(t) => &t.ident,
+                _ => continue,
+            };
+            if foreign {
+                self.fixed.insert(ident.to_string());
+            } else {
+                self.define(ident);
+            }
+        }
+        visit::visit_item_impl(self, i);
+    }
+
+    fn visit_generic_param(&mut self, p: &'ast syn::GenericParam) {
+        match p {
+            syn::GenericParam::Type(t) => self.define(&t.ident),
+            syn::GenericParam::Const(c) => self.define(&c.ident),
+            syn::GenericParam::Lifetime(_) => {}
+        }
+        visit::visit_generic_param(self, p);
+    }
+
+    fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
+        self.define(&p.ident);
+        visit::visit_pat_ident(self, p);
+    }
+}
+
+/// A name's case class, kept by its new name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Case {
+    /// `snake_case`: functions, fields, bindings, modules.
+    Lower,
+    /// `CamelCase`: types, traits, variants.
+    Camel,
+    /// `UPPER_CASE`: constants, statics, one-letter generics.
+    Upper,
+}
+
+impl Case {
+    fn of(name: &str) -> Case {
+        let first_upper = name.starts_with(|c: char| c.is_ascii_uppercase());
+        match (first_upper, name.chars().any(|c| c.is_ascii_lowercase())) {
+            (false, _) => Case::Lower,
+            (true, true) => Case::Camel,
+            (true, false) => Case::Upper,
+        }
+    }
+}
+
+/// Fresh names of each case, shortest first.
+#[derive(Default)]
+struct Fresh {
+    next: [usize; 3],
+}
+
+impl Fresh {
+    /// The next name of `case` not in `taken`, which then holds it (a one-letter name is
+    /// both `Camel` and `Upper`).
+    fn next(&mut self, case: Case, taken: &mut BTreeSet<String>) -> String {
+        let slot = case as usize;
+        loop {
+            let name = nth_name(case, self.next[slot]);
+            self.next[slot] += 1;
+            if taken.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+}
+
+/// The `n`-th name of a case: one letter, then a letter and a letter or digit, and so on.
+fn nth_name(case: Case, mut n: usize) -> String {
+    let (first, rest): (&[u8], &[u8]) = match case {
+        Case::Lower => (
+            b"abcdefghijklmnopqrstuvwxyz",
+            b"abcdefghijklmnopqrstuvwxyz0123456789",
+        ),
+        // Lower-case letters only after the first: `A0` would read as UPPER.
+        Case::Camel => (b"ABCDEFGHIJKLMNOPQRSTUVWXYZ", b"abcdefghijklmnopqrstuvwxyz"),
+        Case::Upper => (
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ",
+            b"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789",
+        ),
+    };
+    let mut name = vec![first[n % first.len()]];
+    n /= first.len();
+    while n > 0 {
+        n -= 1;
+        name.push(rest[n % rest.len()]);
+        n /= rest.len();
+    }
+    String::from_utf8(name).expect("ASCII")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fresh_names_are_distinct_and_keep_their_case() {
+        let mut seen = BTreeSet::new();
+        for case in [Case::Lower, Case::Camel, Case::Upper] {
+            for n in 0..3000 {
+                let name = nth_name(case, n);
+                assert!(Case::of(&name) == case || name.len() == 1 && case == Case::Camel);
+                assert!(seen.insert((case as usize, name)), "{n}");
+            }
+        }
+        assert_eq!(nth_name(Case::Lower, 0), "a");
+        assert_eq!(nth_name(Case::Lower, 26), "aa");
+    }
+
+    #[test]
+    fn format_strings_name_their_captures() {
+        assert_eq!(
+            format_captures("\"{a} {{b}} {c:>3} {0} {} {d.e}\""),
+            ["a", "c"]
+        );
+    }
+
+    #[test]
+    fn a_file_is_renamed_as_a_bijection_that_spares_what_is_fixed() {
+        let file: syn::File = syn::parse_quote! {
+            struct Board { cells: Vec<u8> }
+            impl Board {
+                fn tally(&self) -> usize { self.cells.len() }
+            }
+            impl std::fmt::Display for Board {
+                fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    let total = self.tally();
+                    write!(f, "{total}")
+                }
+            }
+            macro_rules! named { ($n:ident) => { stringify!($n) } }
+            fn main() { let label = named!(label_name); println!("{}", label); }
+        };
+        let map = plan(&file);
+        for kept in ["fmt", "main", "total", "label_name", "len", "Vec", "named"] {
+            assert!(!map.contains_key(kept), "{kept} renamed: {map:?}");
+        }
+        for renamed in ["Board", "cells", "tally", "label", "f"] {
+            assert!(map.contains_key(renamed), "{renamed} kept: {map:?}");
+        }
+        let news: BTreeSet<&String> = map.values().collect();
+        assert_eq!(news.len(), map.len());
+        assert!(map["Board"].starts_with(|c: char| c.is_ascii_uppercase()));
+    }
+}
