@@ -46,15 +46,19 @@ pub fn render(
     file.attrs.retain(load::keep_inner);
     file.items.push(module);
     if !pretty {
-        let names = rename::plan(&file);
+        let plan = rename::plan(&file);
         if let Some(path) = std::env::var_os("TWIXT_BUNDLE_NAMES") {
-            let list: String = names.iter().map(|(a, b)| format!("{b} {a}\n")).collect();
+            let list: String = plan
+                .names
+                .iter()
+                .map(|(a, b)| format!("{b} {a}\n"))
+                .collect();
             std::fs::write(path, list).context("TWIXT_BUNDLE_NAMES")?;
         }
-        return Ok(compact::print(rename::apply(
-            file.into_token_stream(),
-            &names,
-        )));
+        let renamed = rename::apply(file.into_token_stream(), &plan.names);
+        let file = syn::parse2(renamed).context("re-reading the renamed bundle")?;
+        let file = rename::shorten_locals(file, &plan.locals);
+        return Ok(compact::print(file.into_token_stream()));
     }
     let text = space_items(&prettyplease::unparse(&file));
     Ok(format!("{HEADER}{}", tab_indent(&text)?))

@@ -21,6 +21,7 @@ use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::{self, Visit};
+use syn::visit_mut::VisitMut;
 
 /// Names the crate defines that std or rand also use (a method `len` beside `Vec::len`), one
 /// a line: renaming one would break the std use, and the compile of the renamed bundle with
@@ -103,8 +104,17 @@ const RESERVED: &[&str] = &[
     "where", "while", "yield",
 ];
 
-/// The new name of each shortened name of `file`.
-pub fn plan(file: &syn::File) -> BTreeMap<String, String> {
+/// What to rename in a file.
+pub struct Plan {
+    /// The new name of each shortened name, the same all over the file.
+    pub names: BTreeMap<String, String>,
+    /// The new names of the pure locals: names that only ever bind a variable (never an
+    /// item, field or method), which [`shorten_locals`] renames again function by function.
+    pub locals: BTreeSet<String>,
+}
+
+/// What to rename in `file`.
+pub fn plan(file: &syn::File) -> Plan {
     let mut defs = Definitions::default();
     defs.visit_file(file);
     let tokens = file.to_token_stream();
@@ -122,13 +132,73 @@ pub fn plan(file: &syn::File) -> BTreeMap<String, String> {
     // The most used first, so they get the shortest names; ties in name order.
     chosen.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let mut fresh = Fresh::default();
-    chosen
+    let names: BTreeMap<String, String> = chosen
         .into_iter()
         .map(|(name, _)| {
             let new = fresh.next(Case::of(name), &mut words);
             (name.clone(), new)
         })
-        .collect()
+        .collect();
+    // A name in a `macro_rules!` body may be an item the visitor does not see (the parameter
+    // table's `set`): not a pure local.
+    let mut in_rules = BTreeSet::new();
+    rules_names(file.to_token_stream(), &mut in_rules);
+    let locals = defs
+        .bindings
+        .iter()
+        .filter(|b| !defs.items.contains(*b) && !in_rules.contains(*b))
+        .filter_map(|b| names.get(b).cloned())
+        .collect();
+    Plan { names, locals }
+}
+
+/// `file` with the pure locals of each function (`plan.locals`) renamed again within it, the
+/// most used first, to the shortest names that the function does not hold already: a local
+/// of one function can take a letter that another function, or an item, uses.
+pub fn shorten_locals(mut file: syn::File, locals: &BTreeSet<String>) -> syn::File {
+    Locals { locals }.visit_file_mut(&mut file);
+    file
+}
+
+struct Locals<'a> {
+    locals: &'a BTreeSet<String>,
+}
+
+impl Locals<'_> {
+    /// `item` (a whole function, nested items and closures with it) with its locals renamed.
+    fn scope<T: ToTokens + syn::parse::Parse>(&self, item: &T) -> T {
+        let tokens = item.to_token_stream();
+        let (mut counts, mut keep) = (BTreeMap::new(), BTreeSet::new());
+        scan(tokens.clone(), &mut counts, &mut keep, false);
+        let mut taken: BTreeSet<String> = counts.keys().cloned().collect();
+        taken.extend(RESERVED.iter().chain(NEVER).map(|w| w.to_string()));
+        let mut mine: Vec<(&String, &usize)> = counts
+            .iter()
+            .filter(|(name, _)| self.locals.contains(*name) && !keep.contains(*name))
+            .collect();
+        mine.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
+        let mut fresh = Fresh::default();
+        let map: BTreeMap<String, String> = mine
+            .into_iter()
+            .map(|(name, _)| (name.clone(), fresh.next(Case::Lower, &mut taken)))
+            .filter(|(old, new)| new.len() < old.len())
+            .collect();
+        syn::parse2(apply(tokens, &map)).expect("a renamed function parses")
+    }
+}
+
+impl VisitMut for Locals<'_> {
+    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
+        *f = self.scope(f);
+    }
+
+    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
+        *f = self.scope(f);
+    }
+
+    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
+        *f = self.scope(f);
+    }
 }
 
 /// `tokens` with every name in `map` replaced, but in attributes and lifetimes.
@@ -223,6 +293,34 @@ fn scan(
     }
 }
 
+/// Every word in the bodies of the `macro_rules!` of `tokens`.
+fn rules_names(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    let tokens: Vec<TokenTree> = tokens.into_iter().collect();
+    for (i, token) in tokens.iter().enumerate() {
+        if let TokenTree::Group(g) = token {
+            let rules =
+                i >= 3 && matches!(&tokens[i - 3], TokenTree::Ident(m) if m == "macro_rules");
+            if rules {
+                words_of(g.stream(), out);
+            } else {
+                rules_names(g.stream(), out);
+            }
+        }
+    }
+}
+
+fn words_of(tokens: TokenStream, out: &mut BTreeSet<String>) {
+    for token in tokens {
+        match token {
+            TokenTree::Ident(i) => {
+                out.insert(i.to_string());
+            }
+            TokenTree::Group(g) => words_of(g.stream(), out),
+            _ => {}
+        }
+    }
+}
+
 /// Whether the word before a `!` and a group names a macro of the crate (or `$m`, one passed
 /// to a macro): not one of std's, whose arguments are ordinary code, nor a keyword
 /// (`return !(..)`).
@@ -283,6 +381,10 @@ fn format_captures(literal: &str) -> Vec<String> {
 #[derive(Default)]
 struct Definitions {
     defined: BTreeSet<String>,
+    /// Names that bind a variable somewhere.
+    bindings: BTreeSet<String>,
+    /// Names of items, fields, variants, methods and generic parameters.
+    items: BTreeSet<String>,
     fixed: BTreeSet<String>,
     traits: BTreeSet<String>,
 }
@@ -290,6 +392,7 @@ struct Definitions {
 impl Definitions {
     fn define(&mut self, ident: &Ident) {
         self.defined.insert(ident.to_string());
+        self.items.insert(ident.to_string());
     }
 }
 
@@ -397,7 +500,8 @@ impl<'ast> Visit<'ast> for Definitions {
     }
 
     fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
-        self.define(&p.ident);
+        self.defined.insert(p.ident.to_string());
+        self.bindings.insert(p.ident.to_string());
         visit::visit_pat_ident(self, p);
     }
 }
@@ -496,6 +600,35 @@ mod tests {
     }
 
     #[test]
+    fn pure_locals_are_renamed_again_in_each_function() {
+        let file: syn::File = syn::parse_quote! {
+            struct S { pos: u8 }
+            macro_rules! set { () => { fn set() {} } }
+            fn first(pos: u8) -> u8 { let counter = pos + 1; let set = counter; set }
+            fn second() -> u8 { let counter = 2; counter }
+        };
+        let plan = plan(&file);
+        let locals: BTreeSet<&str> = plan.locals.iter().map(String::as_str).collect();
+        assert!(locals.contains(plan.names["counter"].as_str()));
+        assert!(
+            !locals.contains(plan.names["pos"].as_str()),
+            "a field's name too"
+        );
+        assert!(!plan.names.contains_key("set") || !locals.contains(plan.names["set"].as_str()));
+        let renamed = syn::parse2(apply(file.to_token_stream(), &plan.names)).unwrap();
+        let text = shorten_locals(renamed, &plan.locals)
+            .to_token_stream()
+            .to_string();
+        // Both functions' `counter` take the first letter their function leaves free.
+        let second = &text[text.rfind("fn ").unwrap()..];
+        assert!(second.contains("let a = 2 ; a"), "{second}");
+        // `set`, a word of a macro body, keeps its one name for the whole file.
+        let set = &plan.names["set"];
+        assert!(text.contains(&format!("let {set} = a ; {set}")), "{text}");
+        assert!(text.contains(&format!("fn {set} ()")), "{text}");
+    }
+
+    #[test]
     fn a_file_is_renamed_as_a_bijection_that_spares_what_is_fixed() {
         let file: syn::File = syn::parse_quote! {
             struct Board { cells: Vec<u8> }
@@ -511,7 +644,7 @@ mod tests {
             macro_rules! named { ($n:ident) => { stringify!($n) } }
             fn main() { let label = named!(label_name); println!("{}", label); }
         };
-        let map = plan(&file);
+        let map = plan(&file).names;
         for kept in ["fmt", "main", "total", "label_name", "len", "Vec", "named"] {
             assert!(!map.contains_key(kept), "{kept} renamed: {map:?}");
         }
