@@ -12,10 +12,24 @@ fn bound(clock_ms: u64) -> Duration {
     Duration::from_millis(clock_ms + 2000)
 }
 
+/// The well-behaved engine's clock: generous, so that only the faulty one can be late,
+/// however loaded the machine.
+const GOOD_MS: &str = "3000";
+
+/// A game of `a` (player 0) and `b`, the faulty one, whose clock is `clock_ms` on every turn.
+fn with_faulty_b(name: &str, a: &str, b: &str, clock_ms: u64) -> common::Run {
+    let clock = clock_ms.to_string();
+    let clocks = ["--first-ms", GOOD_MS, "--turn-ms", GOOD_MS];
+    let b_clocks = ["--first-ms-b", &clock, "--turn-ms-b", &clock];
+    let mut args = clocks.to_vec();
+    args.extend_from_slice(&b_clocks);
+    common::run(name, "game", a, b, &args)
+}
+
 /// Player 0 is a scripted bot playing E5 F7 ...; player 1 is `faulty`. Returns the run.
 fn faulty_second(name: &str, faulty: &str, clock_ms: u64) -> common::Run {
     let good = bot("scripted.sh E5 F7 G9 H11");
-    game(name, &good, &bot(faulty), clock_ms, clock_ms)
+    with_faulty_b(name, &good, &bot(faulty), clock_ms)
 }
 
 fn assert_lost_by(run: &common::Run, loser: u8, reason: Reason, detail: &str) {
@@ -137,12 +151,16 @@ fn a_flood_without_newline_neither_hangs_nor_fills_memory() {
 
 #[test]
 fn faults_of_player_zero_lose_too() {
-    let run = game(
+    // The faulty engine as B (it keeps its clock in either seat), given player 0's seat.
+    let clocks = ["--first-ms", GOOD_MS, "--turn-ms", GOOD_MS];
+    let mut args = clocks.to_vec();
+    args.extend_from_slice(&["--first-ms-b", "300", "--turn-ms-b", "300", "--swap-seats"]);
+    let run = common::run(
         "sleeper0",
-        &bot("sleeper.sh"),
+        "game",
         &bot("scripted.sh E5"),
-        300,
-        300,
+        &bot("sleeper.sh"),
+        &args,
     );
     assert_lost_by(
         &run,

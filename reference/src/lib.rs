@@ -17,7 +17,7 @@ use twixt::{Cell, IllegalMove, Move, Outcome, Player};
 const N: i32 = 12;
 
 /// A point of the board as plain coordinates.
-type Pt = (i32, i32);
+pub type Pt = (i32, i32);
 
 /// One link: its owner and its two ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -90,7 +90,9 @@ fn side(o: Pt, a: Pt, b: Pt) -> i64 {
 }
 
 /// Whether two segments cross at a point inside both (touching at an end does not count).
-fn crosses(p1: Pt, p2: Pt, q1: Pt, q2: Pt) -> bool {
+/// Public for the engine's own tests, which hold its compile-time tables to it (points are
+/// `(x, y)`, so the engine's types need not be the reference's).
+pub fn crosses(p1: Pt, p2: Pt, q1: Pt, q2: Pt) -> bool {
     side(p1, p2, q1) * side(p1, p2, q2) < 0 && side(q1, q2, p1) * side(q1, q2, p2) < 0
 }
 
