@@ -15,8 +15,10 @@
 
 mod check;
 mod compact;
+mod flatten;
 mod library;
 mod load;
+mod locals;
 mod manifest;
 mod print;
 mod refs;
@@ -68,6 +70,8 @@ pub struct Bundle {
     pub source: String,
     /// The library's top-level modules it ships, in source order.
     pub modules: Vec<String>,
+    /// What the compact print could not do, and why (`twixt-bundle` prints them).
+    pub notes: Vec<String>,
 }
 
 impl Bundle {
@@ -103,8 +107,13 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
 
     let modules = library.modules();
     let (lib_attrs, lib_items) = library.into_parts();
-    let source = print::render(main, lib_attrs, lib_items, lib, options.pretty)?;
-    let bundle = Bundle { source, modules };
+    let mut notes = Vec::new();
+    let source = print::render(main, lib_attrs, lib_items, lib, options.pretty, &mut notes)?;
+    let bundle = Bundle {
+        source,
+        modules,
+        notes,
+    };
     if bundle.chars() > LIMIT {
         bail!(
             "the bundle would be {} characters, over CodinGame's limit of {LIMIT}",

@@ -64,5 +64,8 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
         LIMIT - all,
         bundle.modules.join(", ")
     );
+    for note in &bundle.notes {
+        eprintln!("twixt-bundle: note: {note}");
+    }
     Ok(())
 }

@@ -1,7 +1,7 @@
 //! Printing the bundle: the binary's items, then `mod <lib> { ... }`, compact or as readable
 //! Rust.
 
-use super::{compact, load, rename, rewrite, strip};
+use super::{compact, flatten, load, locals, rename, rewrite, strip};
 use anyhow::{Context, Result};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -18,7 +18,8 @@ const HEADER: &str = "\
 /// The bundle's text: `main` with its paths into the library rooted at `crate::<lib>`, then
 /// the library's root attributes and items as `mod <lib>`, without doc comments (nor cfg
 /// attributes true in the bundle). `pretty`: printed as readable Rust, with a header;
-/// otherwise compact, the crate's names shortened ([`rename`]) and only the whitespace the
+/// otherwise compact, the crate's names shortened ([`rename`], then each function's locals:
+/// [`locals`]), the library's modules made one ([`flatten`]; `notes` says why not) and only the whitespace the
 /// tokens need ([`compact`]). `TWIXT_BUNDLE_NAMES=FILE` writes the compact bundle's new
 /// names beside the old ones there, to trace a message of the compiler.
 pub fn render(
@@ -27,6 +28,7 @@ pub fn render(
     lib_items: Vec<Item>,
     lib: &str,
     pretty: bool,
+    notes: &mut Vec<String>,
 ) -> Result<String> {
     rewrite::root_binary_paths(&mut main, lib);
     let mut module: syn::ItemMod = syn::parse_quote! {
@@ -57,7 +59,11 @@ pub fn render(
         }
         let renamed = rename::apply(file.into_token_stream(), &plan.names);
         let file = syn::parse2(renamed).context("re-reading the renamed bundle")?;
-        let file = rename::shorten_locals(file, &plan.locals);
+        let mut file = locals::shorten(file, &plan.locals);
+        let module = plan.names.get(lib).map_or(lib, String::as_str);
+        if let Err(why) = flatten::flatten(&mut file, module) {
+            notes.push(format!("the library stays in modules: {why}"));
+        }
         return Ok(compact::print(file.into_token_stream()));
     }
     let text = space_items(&prettyplease::unparse(&file));

@@ -10,18 +10,17 @@
 //! - `main`, and [`STD_NAMES`]: names the crate defines that std also uses (a crate method
 //!   `len` beside `Vec::len`), found by compiling the renamed bundle.
 //!
-//! Every occurrence of a shortened name becomes the same new name, and no two old names
-//! share one, and no new name is any word the bundle holds: the renaming is a bijection onto
-//! fresh names, so every path, method and binding resolves as before. (What `{:?}` prints of
-//! the crate's own types shows the new names: the shipped code prints none of it.) New names keep the
-//! old one's case (`snake`, `Camel`, `UPPER`), so rustc's naming lints stay quiet, and the
-//! most used names get the shortest ones.
+//! Every occurrence of a shortened name becomes the same new name, no two old names share
+//! one, and no new name is a word the bundle keeps: applied to every token at once, the
+//! renaming is a permutation of the crate's names, so every path, method and binding
+//! resolves as before. (What `{:?}` prints of the crate's own types shows the new names: the
+//! shipped code prints none of it.) New names keep the old one's case (`snake`, `Camel`,
+//! `UPPER`), so rustc's naming lints stay quiet, and the most used names get the shortest.
 
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
 use syn::visit::{self, Visit};
-use syn::visit_mut::VisitMut;
 
 /// Names the crate defines that std or rand also use (a method `len` beside `Vec::len`), one
 /// a line: renaming one would break the std use, and the compile of the renamed bundle with
@@ -88,13 +87,13 @@ const PRELUDE: &[&str] = &[
 ];
 
 /// Short names never given: std's own short names that a method call could reach.
-const NEVER: &[&str] = &[
+pub(crate) const NEVER: &[&str] = &[
     "eq", "ne", "lt", "le", "gt", "ge", "or", "as", "do", "fn", "if", "in", "io", "is", "ok", "os",
     "rc", "fs",
 ];
 
 /// Keywords and primitive types: never a new name.
-const RESERVED: &[&str] = &[
+pub(crate) const RESERVED: &[&str] = &[
     "abstract", "as", "async", "await", "become", "bool", "box", "break", "char", "const",
     "continue", "crate", "do", "dyn", "else", "enum", "extern", "f32", "f64", "false", "final",
     "fn", "for", "gen", "i8", "i16", "i32", "i64", "i128", "if", "impl", "in", "isize", "let",
@@ -108,8 +107,9 @@ const RESERVED: &[&str] = &[
 pub struct Plan {
     /// The new name of each shortened name, the same all over the file.
     pub names: BTreeMap<String, String>,
-    /// The new names of the pure locals: names that only ever bind a variable (never an
-    /// item, field or method), which [`shorten_locals`] renames again function by function.
+    /// The new names of the locals: names that bind a variable and are otherwise at most
+    /// a field's or a method's (never reached by a bare path), which
+    /// [`super::locals::shorten`] renames again function by function.
     pub locals: BTreeSet<String>,
 }
 
@@ -123,12 +123,12 @@ pub fn plan(file: &syn::File) -> Plan {
     keep.extend(["main", "_"].iter().chain(FRAGMENTS).map(|n| n.to_string()));
     keep.extend(STD_NAMES.lines().map(str::trim).map(str::to_owned));
     scan(tokens, &mut counts, &mut keep, false);
-    let mut words: BTreeSet<String> = counts.keys().cloned().collect();
+    let renamed = |name: &String| defs.defined.contains(name) && !keep.contains(name);
+    let mut chosen: Vec<(&String, &usize)> = counts.iter().filter(|(n, _)| renamed(n)).collect();
+    // A new name may be an old one that is renamed away (the map is applied to every token
+    // at once, so it is a permutation of names); never one that stays.
+    let mut words: BTreeSet<String> = counts.keys().filter(|n| !renamed(n)).cloned().collect();
     words.extend(RESERVED.iter().chain(NEVER).map(|w| w.to_string()));
-    let mut chosen: Vec<(&String, &usize)> = counts
-        .iter()
-        .filter(|(name, _)| defs.defined.contains(*name) && !keep.contains(*name))
-        .collect();
     // The most used first, so they get the shortest names; ties in name order.
     chosen.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
     let mut fresh = Fresh::default();
@@ -140,7 +140,7 @@ pub fn plan(file: &syn::File) -> Plan {
         })
         .collect();
     // A name in a `macro_rules!` body may be an item the visitor does not see (the parameter
-    // table's `set`): not a pure local.
+    // table's `set`): not a local.
     let mut in_rules = BTreeSet::new();
     rules_names(file.to_token_stream(), &mut in_rules);
     let locals = defs
@@ -150,55 +150,6 @@ pub fn plan(file: &syn::File) -> Plan {
         .filter_map(|b| names.get(b).cloned())
         .collect();
     Plan { names, locals }
-}
-
-/// `file` with the pure locals of each function (`plan.locals`) renamed again within it, the
-/// most used first, to the shortest names that the function does not hold already: a local
-/// of one function can take a letter that another function, or an item, uses.
-pub fn shorten_locals(mut file: syn::File, locals: &BTreeSet<String>) -> syn::File {
-    Locals { locals }.visit_file_mut(&mut file);
-    file
-}
-
-struct Locals<'a> {
-    locals: &'a BTreeSet<String>,
-}
-
-impl Locals<'_> {
-    /// `item` (a whole function, nested items and closures with it) with its locals renamed.
-    fn scope<T: ToTokens + syn::parse::Parse>(&self, item: &T) -> T {
-        let tokens = item.to_token_stream();
-        let (mut counts, mut keep) = (BTreeMap::new(), BTreeSet::new());
-        scan(tokens.clone(), &mut counts, &mut keep, false);
-        let mut taken: BTreeSet<String> = counts.keys().cloned().collect();
-        taken.extend(RESERVED.iter().chain(NEVER).map(|w| w.to_string()));
-        let mut mine: Vec<(&String, &usize)> = counts
-            .iter()
-            .filter(|(name, _)| self.locals.contains(*name) && !keep.contains(*name))
-            .collect();
-        mine.sort_by(|a, b| b.1.cmp(a.1).then(a.0.cmp(b.0)));
-        let mut fresh = Fresh::default();
-        let map: BTreeMap<String, String> = mine
-            .into_iter()
-            .map(|(name, _)| (name.clone(), fresh.next(Case::Lower, &mut taken)))
-            .filter(|(old, new)| new.len() < old.len())
-            .collect();
-        syn::parse2(apply(tokens, &map)).expect("a renamed function parses")
-    }
-}
-
-impl VisitMut for Locals<'_> {
-    fn visit_item_fn_mut(&mut self, f: &mut syn::ItemFn) {
-        *f = self.scope(f);
-    }
-
-    fn visit_impl_item_fn_mut(&mut self, f: &mut syn::ImplItemFn) {
-        *f = self.scope(f);
-    }
-
-    fn visit_trait_item_fn_mut(&mut self, f: &mut syn::TraitItemFn) {
-        *f = self.scope(f);
-    }
 }
 
 /// `tokens` with every name in `map` replaced, but in attributes and lifetimes.
@@ -235,7 +186,7 @@ pub fn apply(tokens: TokenStream, map: &BTreeMap<String, String>) -> TokenStream
 
 /// Counts every identifier of `tokens` (but lifetimes and attributes); adds to `keep` those
 /// inside macro definitions and invocations (`in_macro`) and those a format string names.
-fn scan(
+pub(crate) fn scan(
     tokens: TokenStream,
     counts: &mut BTreeMap<String, usize>,
     keep: &mut BTreeSet<String>,
@@ -324,7 +275,7 @@ fn words_of(tokens: TokenStream, out: &mut BTreeSet<String>) {
 /// Whether the word before a `!` and a group names a macro of the crate (or `$m`, one passed
 /// to a macro): not one of std's, whose arguments are ordinary code, nor a keyword
 /// (`return !(..)`).
-fn is_crate_macro(name: &str) -> bool {
+pub(crate) fn is_crate_macro(name: &str) -> bool {
     const STD_MACROS: &[&str] = &[
         "assert",
         "assert_eq",
@@ -383,7 +334,7 @@ struct Definitions {
     defined: BTreeSet<String>,
     /// Names that bind a variable somewhere.
     bindings: BTreeSet<String>,
-    /// Names of items, fields, variants, methods and generic parameters.
+    /// Names of items, variants and generic parameters: what a bare path can reach.
     items: BTreeSet<String>,
     fixed: BTreeSet<String>,
     traits: BTreeSet<String>,
@@ -393,6 +344,11 @@ impl Definitions {
     fn define(&mut self, ident: &Ident) {
         self.defined.insert(ident.to_string());
         self.items.insert(ident.to_string());
+    }
+
+    /// A field's or an associated item's name: reached after `.` or `Type::`, never alone.
+    fn define_member(&mut self, ident: &Ident) {
+        self.defined.insert(ident.to_string());
     }
 }
 
@@ -431,7 +387,7 @@ impl<'ast> Visit<'ast> for Definitions {
 
     fn visit_field(&mut self, f: &'ast syn::Field) {
         if let Some(ident) = &f.ident {
-            self.define(ident);
+            self.define_member(ident);
         }
         visit::visit_field(self, f);
     }
@@ -460,9 +416,9 @@ impl<'ast> Visit<'ast> for Definitions {
         self.define(&i.ident);
         for item in &i.items {
             match item {
-                syn::TraitItem::Fn(f) => self.define(&f.sig.ident),
-                syn::TraitItem::Const(c) => self.define(&c.ident),
-                syn::TraitItem::Type(t) => self.define(&t.ident),
+                syn::TraitItem::Fn(f) => self.define_member(&f.sig.ident),
+                syn::TraitItem::Const(c) => self.define_member(&c.ident),
+                syn::TraitItem::Type(t) => self.define_member(&t.ident),
                 _ => {}
             }
         }
@@ -484,7 +440,7 @@ impl<'ast> Visit<'ast> for Definitions {
             if foreign {
                 self.fixed.insert(ident.to_string());
             } else {
-                self.define(ident);
+                self.define_member(ident);
             }
         }
         visit::visit_item_impl(self, i);
@@ -508,7 +464,7 @@ impl<'ast> Visit<'ast> for Definitions {
 
 /// A name's case class, kept by its new name.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Case {
+pub(crate) enum Case {
     /// `snake_case`: functions, fields, bindings, modules.
     Lower,
     /// `CamelCase`: types, traits, variants.
@@ -530,14 +486,14 @@ impl Case {
 
 /// Fresh names of each case, shortest first.
 #[derive(Default)]
-struct Fresh {
+pub(crate) struct Fresh {
     next: [usize; 3],
 }
 
 impl Fresh {
     /// The next name of `case` not in `taken`, which then holds it (a one-letter name is
     /// both `Camel` and `Upper`).
-    fn next(&mut self, case: Case, taken: &mut BTreeSet<String>) -> String {
+    pub(crate) fn next(&mut self, case: Case, taken: &mut BTreeSet<String>) -> String {
         let slot = case as usize;
         loop {
             let name = nth_name(case, self.next[slot]);
@@ -600,7 +556,7 @@ mod tests {
     }
 
     #[test]
-    fn pure_locals_are_renamed_again_in_each_function() {
+    fn locals_are_renamed_again_in_each_function() {
         let file: syn::File = syn::parse_quote! {
             struct S { pos: u8 }
             macro_rules! set { () => { fn set() {} } }
@@ -610,13 +566,11 @@ mod tests {
         let plan = plan(&file);
         let locals: BTreeSet<&str> = plan.locals.iter().map(String::as_str).collect();
         assert!(locals.contains(plan.names["counter"].as_str()));
-        assert!(
-            !locals.contains(plan.names["pos"].as_str()),
-            "a field's name too"
-        );
+        // A field of the name does not stop a local: only a bare path could reach an item.
+        assert!(locals.contains(plan.names["pos"].as_str()));
         assert!(!plan.names.contains_key("set") || !locals.contains(plan.names["set"].as_str()));
         let renamed = syn::parse2(apply(file.to_token_stream(), &plan.names)).unwrap();
-        let text = shorten_locals(renamed, &plan.locals)
+        let text = super::super::locals::shorten(renamed, &plan.locals)
             .to_token_stream()
             .to_string();
         // Both functions' `counter` take the first letter their function leaves free.

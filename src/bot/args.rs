@@ -12,16 +12,15 @@ pub const FIRST_THINK_MS: u64 = 900;
 /// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
 pub fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {
     let pair = pair.ok_or("--set needs NAME=VALUE")?;
-    let (name, value) = pair
+    let (name, text) = pair
         .split_once('=')
         .ok_or(format!("--set needs NAME=VALUE, not '{}'", pair))?;
-    params.set(name, value)
+    params.set(name, text)
 }
 
 /// The whole number after `flag`.
-pub fn number(flag: &str, value: Option<String>) -> Result<u64, String> {
-    let value = value.ok_or(format!("{} needs a number", flag))?;
-    value
-        .parse()
-        .map_err(|_| format!("{} needs a whole number, not '{}'", flag, value))
+pub fn number(flag: &str, text: Option<String>) -> Result<u64, String> {
+    let text = text.ok_or(format!("{} needs a number", flag))?;
+    text.parse()
+        .map_err(|_| format!("{} needs a whole number, not '{}'", flag, text))
 }

@@ -81,13 +81,16 @@ pub struct Scorer {
 impl Scorer {
     /// Prepares `policy`.
     pub fn new(policy: Policy) -> Scorer {
-        let mut quiet = [[0.0; CELLS]; 2];
+        let mut table = [[0.0; CELLS]; 2];
         for p in Player::BOTH {
             for c in (0..CELLS).filter_map(Cell::from_index) {
-                quiet[p.index()][c.index()] = policy.logit(&features::quiet(p, c));
+                table[p.index()][c.index()] = policy.logit(&features::quiet(p, c));
             }
         }
-        Scorer { policy, quiet }
+        Scorer {
+            policy,
+            quiet: table,
+        }
     }
 
     /// The policy it scores with.

@@ -33,12 +33,12 @@ pub struct Iteration {
 /// How an iteration ended: the winner of its game (`None` for a draw) and, where the value
 /// was mixed in, the chance it gave the player to move at the leaf.
 #[derive(Clone, Copy)]
-struct Outcome {
+struct Ending {
     winner: Option<Player>,
     value: Option<(Player, f32)>,
 }
 
-impl Outcome {
+impl Ending {
     /// Reward for `mover`: win 1, draw ½, loss 0, mixed with the value by `mix`.
     #[inline]
     fn reward(self, mover: Player, mix: f32) -> f32 {
@@ -83,14 +83,14 @@ impl Iteration {
                 Known::Unknown | Known::Open => None,
             };
             if let Some(winner) = proven {
-                break Outcome {
+                break Ending {
                     winner,
                     value: None,
                 };
             }
             let ripe = n.visits >= params.expand_after + params.prior_visits;
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
-                let value = (params.value_mix > 0.0).then(|| {
+                let estimate = (params.value_mix > 0.0).then(|| {
                     let v = value::value(&pos, params.value_bias, params.value_scale);
                     (pos.to_move(), v)
                 });
@@ -100,12 +100,15 @@ impl Iteration {
                     playout(&mut pos, rng)
                 };
                 plies += played;
-                break Outcome { winner, value };
+                break Ending {
+                    winner,
+                    value: estimate,
+                };
             }
             node = select(params, tree, node);
             let mover = pos.to_move();
             let child = tree.get_mut(node);
-            let known = step(&mut pos, child.mv);
+            let known = play_known(&mut pos, child.mv);
             last = child.mv.peg();
             if child.known == Known::Unknown {
                 child.known = known;
@@ -143,7 +146,7 @@ impl Iteration {
     }
 
     /// Backs the result up the path, deepest node first.
-    fn back_up(&self, params: &Params, tree: &mut Tree, outcome: Outcome) {
+    fn back_up(&self, params: &Params, tree: &mut Tree, outcome: Ending) {
         let mut below = Known::Open;
         for &(i, mover) in self.path.iter().rev() {
             if params.solver && i != ROOT {
@@ -176,7 +179,7 @@ fn prove(tree: &mut Tree, i: u32, below: Known) -> Known {
 
 /// Plays `mv` and says whether the game goes on.
 #[inline]
-fn step(pos: &mut Position, mv: Move) -> Known {
+fn play_known(pos: &mut Position, mv: Move) -> Known {
     match mv {
         Move::Peg(c) => {
             if pos.place_and_check(c) {
@@ -200,7 +203,7 @@ mod tests {
 
     #[test]
     fn the_value_mixes_into_the_reward_from_each_mover_side() {
-        let won = Outcome {
+        let won = Ending {
             winner: Some(Player::Zero),
             value: Some((Player::One, 0.8)),
         };
@@ -209,7 +212,7 @@ mod tests {
         // Player 1 to move at the leaf was given 0.8; player 0 then has 0.2.
         assert!((won.reward(Player::Zero, 1.0) - 0.2).abs() < 1e-6);
         assert!((won.reward(Player::One, 0.25) - 0.2).abs() < 1e-6);
-        let drawn = Outcome {
+        let drawn = Ending {
             winner: None,
             value: None,
         };

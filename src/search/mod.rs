@@ -175,7 +175,7 @@ impl Searcher {
             None => moves,
         };
         let tree = reusable
-            .and_then(|(prev, tree)| reused(&prev, &tree, pos))
+            .and_then(|(prev, tree)| subtree(&prev, &tree, pos))
             .unwrap_or_else(|| Tree::new(self.params.max_nodes));
         Some(self.search(pos, tree, root_moves, limits))
     }
@@ -233,7 +233,7 @@ impl Searcher {
                 .run(&self.params, &mut self.rng, tree, pos, &knowing)
         };
         let (iterations, plies) = iterate(&self.params, limits, || run(&mut tree));
-        let report = report(&tree, self.params.prior_visits, reused, iterations, plies);
+        let report = report_of(&tree, self.params.prior_visits, reused, iterations, plies);
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
         }
@@ -272,7 +272,7 @@ fn iterate(params: &Params, limits: &Limits, mut iteration: impl FnMut() -> u32)
 }
 
 /// The report of a tree searched by `iterations` iterations that placed `plies` pegs.
-fn report(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies: u64) -> Report {
+fn report_of(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies: u64) -> Report {
     let best = tree
         .best_root_child()
         .copied()
@@ -303,7 +303,7 @@ fn report(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies: u
 /// The subtree of `tree` (searched from `prev`) whose position is `pos`: one or two pegs
 /// later (the opponent's reply, after our move when `prev` was ours to play), found by where
 /// `pos` has pegs `prev` had not.
-fn reused(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
+fn subtree(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
     let me = pos.to_move();
     let both = [me, me.other()];
     let movers = &both[if prev.to_move() == me { 0 } else { 1 }..];

@@ -23,8 +23,8 @@ pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     }
     let (log_n, c) = (parent_visits.ln(), params.exploration);
     if params.solver {
-        let uct = |n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
-        one_at_a_time(params, tree, parent, uct)
+        let one = |n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
+        one_at_a_time(params, tree, parent, one)
     } else {
         let best = first_best(tree.child_nodes(parent), |q| uct(q, log_n, c));
         tree.children(parent).start + best as u32
@@ -62,14 +62,14 @@ impl Quad {
 }
 
 /// The index of the first of `nodes` of the highest score (0 when none scores above minus
-/// infinity), given `score`, which scores four at once. Each lane keeps its best score and
+/// infinity), given `rate`, which scores four at once. Each lane keeps its best score and
 /// the first index that scored it; the answer is the first index among the lanes holding
 /// the highest of those.
 #[inline(always)]
-fn first_best(nodes: &[Node], score: impl Fn(&Quad) -> [f32; 4]) -> usize {
+fn first_best(nodes: &[Node], rate: impl Fn(&Quad) -> [f32; 4]) -> usize {
     let mut lanes = Lanes::new();
     for (k, four) in nodes.chunks(4).enumerate() {
-        lanes.offer(score(&Quad::of(four)), 4 * k as u32);
+        lanes.offer(rate(&Quad::of(four)), 4 * k as u32);
     }
     let (best, at) = lanes.get();
     let max = best
@@ -173,9 +173,9 @@ impl Lanes {
     }
 }
 
-/// The child of `parent` of the best `score`, one node at a time (PUCT, or the solver on: a
+/// The child of `parent` of the best `rate`, one node at a time (PUCT, or the solver on: a
 /// proven win at once, never a proven loss).
-fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, score: impl Fn(&Node) -> f32) -> u32 {
+fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, rate: impl Fn(&Node) -> f32) -> u32 {
     let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
     for i in tree.children(parent) {
         let n = tree.get(i);
@@ -186,7 +186,7 @@ fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, score: impl Fn(&Node
                 _ => {}
             }
         }
-        let s = score(n);
+        let s = rate(n);
         if s == f32::INFINITY {
             return i;
         }
@@ -242,15 +242,15 @@ fn uct_sse2(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
         let high = _mm_cvtepi32_ps(_mm_srli_epi32::<16>(visits));
         let low = _mm_cvtepi32_ps(_mm_and_si128(visits, _mm_set1_epi32(0xffff)));
         let n = _mm_add_ps(_mm_mul_ps(high, _mm_set1_ps(65536.0)), low);
-        let value = _mm_div_ps(_mm_loadu_ps(q.wins.as_ptr()), n);
+        let mean = _mm_div_ps(_mm_loadu_ps(q.wins.as_ptr()), n);
         let bonus = _mm_sqrt_ps(_mm_div_ps(_mm_set1_ps(log_n), n));
-        let score = _mm_add_ps(value, _mm_mul_ps(_mm_set1_ps(c), bonus));
+        let bound = _mm_add_ps(mean, _mm_mul_ps(_mm_set1_ps(c), bonus));
         let unvisited = _mm_castsi128_ps(_mm_cmpeq_epi32(visits, _mm_setzero_si128()));
-        let score = _mm_or_ps(
+        let bound = _mm_or_ps(
             _mm_and_ps(unvisited, _mm_set1_ps(f32::INFINITY)),
-            _mm_andnot_ps(unvisited, score),
+            _mm_andnot_ps(unvisited, bound),
         );
-        _mm_storeu_ps(out.as_mut_ptr(), score);
+        _mm_storeu_ps(out.as_mut_ptr(), bound);
     }
     out
 }
