@@ -7,6 +7,7 @@
 //! modules' items of one name would meet. When they do, or a module carries an attribute
 //! that its items would lose, the library stays nested and [`flatten`] says why.
 
+use super::strip::item_attrs;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
@@ -215,22 +216,6 @@ fn check_unshadowed(items: &[Item]) -> Result<(), String> {
             "variables are named like the items {}",
             shadowed.join(", ")
         ))
-    }
-}
-
-fn item_attrs(item: &Item) -> &[syn::Attribute] {
-    match item {
-        Item::Const(i) => &i.attrs,
-        Item::Enum(i) => &i.attrs,
-        Item::Fn(i) => &i.attrs,
-        Item::Macro(i) => &i.attrs,
-        Item::Static(i) => &i.attrs,
-        Item::Struct(i) => &i.attrs,
-        Item::Trait(i) => &i.attrs,
-        Item::Type(i) => &i.attrs,
-        Item::Union(i) => &i.attrs,
-        Item::Use(i) => &i.attrs,
-        _ => &[],
     }
 }
 
