@@ -16,6 +16,7 @@
 mod check;
 mod compact;
 mod flatten;
+mod fresh;
 mod library;
 mod load;
 mod locals;

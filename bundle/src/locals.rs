@@ -13,7 +13,8 @@
 //!   after `.` or beside `::` is left alone. The crate's own macros' arguments and names a
 //!   format string captures keep their names ([`super::rename`]).
 
-use super::rename::{is_crate_macro, scan, Case, Fresh, NEVER, RESERVED};
+use super::fresh::{Case, Fresh, NEVER, RESERVED};
+use super::rename::{is_crate_macro, scan};
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
 use std::collections::{BTreeMap, BTreeSet};
