@@ -132,7 +132,7 @@ pub fn run_with<W: Write, E: Write>(r: &Request, out: &mut W, log: &mut E) -> i3
         Some(LastMove::Peg(c)) => Some(c),
         _ => None,
     };
-    let own = own_move(&searcher, &pos, last);
+    let own = own_move(&searcher, &pos, last, r.seed);
     searcher.set_history(last_peg, None);
     let start = Instant::now();
     let report = match searcher.analyse(&pos, searched_moves(&pos), &limits(r.budget, start)) {
@@ -218,9 +218,15 @@ fn searched_moves(pos: &Position) -> Vec<Move> {
 }
 
 /// The move the bot plays here without weighing the search's statistics, and why: the
-/// opening table's, or the tactics' win.
-fn own_move(s: &Searcher, pos: &Position, last: Option<LastMove>) -> Option<(Move, &'static str)> {
-    if let Some((mv, _)) = table_move(pos, last, false) {
+/// opening table's (`pick` chooses the first peg, as the bot's seed does), or the tactics'
+/// win.
+fn own_move(
+    s: &Searcher,
+    pos: &Position,
+    last: Option<LastMove>,
+    pick: u64,
+) -> Option<(Move, &'static str)> {
+    if let Some((mv, _)) = table_move(pos, last, false, pick) {
         return Some((mv, "the opening table"));
     }
     let r = s.tactical(pos)?;
@@ -411,17 +417,17 @@ mod tests {
     fn the_bot_s_own_move_is_named_where_it_does_not_search() {
         let s = Searcher::new(Params::default(), 1);
         let empty = Position::new();
-        let (mv, why) = own_move(&s, &empty, Some(LastMove::First)).unwrap();
+        let (mv, why) = own_move(&s, &empty, Some(LastMove::First), 3).unwrap();
         assert_eq!(
             (mv, why),
             (
-                Move::Peg(super::super::opening::first_peg()),
+                Move::Peg(super::super::opening::first_peg(3)),
                 "the opening table"
             )
         );
         let mid = Position::after(crate::bench::MIDGAME).unwrap();
-        assert_eq!(own_move(&s, &mid, None).unwrap().1, "a forced win in two");
+        assert_eq!(own_move(&s, &mid, None, 0).unwrap().1, "a forced win in two");
         let quiet = Position::after("F6 E7 G8").unwrap();
-        assert_eq!(own_move(&s, &quiet, None), None);
+        assert_eq!(own_move(&s, &quiet, None, 0), None);
     }
 }
