@@ -1,6 +1,7 @@
 //! Speed: playouts per second (random, and with saves) from the empty board and from a middle
-//! game, MCTS iterations per second, the learned prior's logits and the shipped weights'
-//! decoding. Run with `cargo bench --bench playouts`.
+//! game, MCTS iterations per second (with and without the value network), the learned prior's
+//! logits, the value network's evaluation and the shipped weights' decoding. Run with
+//! `cargo bench --bench playouts`.
 
 // Host-only: benches may use std newer than the shipped code's rustc 1.63.
 #![allow(clippy::incompatible_msrv)]
@@ -57,7 +58,24 @@ fn mcts(c: &mut Criterion) {
         policy_prior: false,
         ..bench::searched()
     };
-    for (prior, params) in [("", bench::searched()), ("-hand", hand)] {
+    let net = |mix: f32| Params {
+        value_net: true,
+        value_mix: mix,
+        ..bench::searched()
+    };
+    let minimax = Params {
+        value_net: true,
+        minimax: 0.5,
+        ..bench::searched()
+    };
+    let variants = [
+        ("", bench::searched()),
+        ("-hand", hand),
+        ("-net-mixed", net(0.5)),
+        ("-net-alone", net(1.0)),
+        ("-net-minimax", minimax),
+    ];
+    for (prior, params) in variants {
         for (name, moves) in [("empty", ""), ("midgame", MIDGAME)] {
             let pos = Position::after(moves).expect("a legal opening");
             let id = BenchmarkId::from_parameter(format!("{name}{prior}"));
@@ -113,5 +131,36 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, mcts, priors, decode);
+/// The value network on the middle game: its accumulators summed afresh, one peg followed
+/// (both views), the output read, and the shipped network's decoding at start-up.
+fn network(c: &mut Criterion) {
+    use twixt::knowledge::network::Network;
+    let net = Network::shipped().expect("the shipped network decodes");
+    let pos = Position::after(MIDGAME).expect("a legal opening");
+    let acc = net.accumulate(pos.board());
+    let mut group = c.benchmark_group("network");
+    group.bench_function("accumulate", |b| {
+        b.iter(|| black_box(net.accumulate(black_box(pos.board()))))
+    });
+    let mover = pos.to_move();
+    let hole = pos.legal_holes().iter().next().expect("a hole");
+    let mut after = pos.clone();
+    after.play(twixt::Move::Peg(hole)).expect("legal");
+    group.bench_function("place", |b| {
+        b.iter(|| {
+            let mut a = acc.clone();
+            a.place(&net, after.board(), mover, hole);
+            black_box(a)
+        })
+    });
+    group.bench_function("value", |b| {
+        b.iter(|| black_box(net.value(black_box(&acc), mover)))
+    });
+    group.bench_function("decode-shipped", |b| {
+        b.iter(|| black_box(Network::shipped().expect("decodes")))
+    });
+    group.finish();
+}
+
+criterion_group!(benches, playouts, mcts, priors, decode, network);
 criterion_main!(benches);

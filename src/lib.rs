@@ -3,7 +3,7 @@
 //!
 //! Layers, bottom up: [`cell`] and [`bitboard`] → [`bridge`] tables → [`unionfind`] and
 //! [`board`] → [`position`] (the rules) and [`setup`] (loading a listed position) →
-//! [`knowledge`] (the learned policy and the board patterns it reads) → [`search`] (with
+//! [`knowledge`] (the learned policy, its board patterns, the value network) → [`search`] (with
 //! [`rng`], the playouts' random stream) → [`protocol`] → [`bot`]. Host-only, never in the
 //! CodinGame bundle: [`bench`](mod@bench) (speed and the search signature) and [`picture`] (boards as
 //! SVG). The slow reference rules the tests hold this crate to are the `twixt-reference`

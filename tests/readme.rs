@@ -24,10 +24,17 @@ fn section<'a>(text: &'a str, heading: &str) -> &'a str {
 
 /// The names of the entries of `dir` (relative to the root), but build output.
 fn entries(dir: &str) -> Vec<String> {
+    // What a clone never holds: git's own folder and the root's ignored paths (`/target`).
+    let gitignore = std::fs::read_to_string(root().join(".gitignore")).unwrap();
+    let ignored: Vec<String> = gitignore
+        .lines()
+        .filter_map(|l| l.strip_prefix('/'))
+        .map(|l| format!("./{l}"))
+        .collect();
     let mut names: Vec<String> = std::fs::read_dir(root().join(dir))
         .unwrap_or_else(|e| panic!("{dir}: {e}"))
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .filter(|n| n != "target" && n != ".git")
+        .filter(|n| n != ".git" && !ignored.contains(&format!("{dir}/{n}")))
         .collect();
     names.sort();
     names

@@ -90,8 +90,9 @@ impl Bundle {
     }
 }
 
-/// Builds the bundle; fails when it would exceed [`LIMIT`] or when a shipped module uses
-/// something a single pasted file cannot carry.
+/// Builds the bundle; fails when the compact print would exceed [`LIMIT`] (the readable one,
+/// for tracing a compile error, may: it is never the file submitted) or when a shipped module
+/// uses something a single pasted file cannot carry.
 pub fn bundle(options: &Options) -> Result<Bundle> {
     let manifest = manifest::read(&options.crate_dir)?;
     let lib = manifest.lib_name.as_str();
@@ -115,7 +116,7 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
         modules,
         notes,
     };
-    if bundle.chars() > LIMIT {
+    if !options.pretty && bundle.chars() > LIMIT {
         bail!(
             "the bundle would be {} characters, over CodinGame's limit of {LIMIT}",
             bundle.chars()

@@ -55,13 +55,19 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
     std::fs::write(output, &bundle.source)?;
     let (all, weights) = (bundle.chars(), bundle.weight_chars());
     // A closed stdout (`| head`) loses the report, not the bundle written above.
+    let room = match LIMIT.checked_sub(all) {
+        Some(left) => format!("{left} of the limit of {LIMIT} left"),
+        None => format!(
+            "{} over the limit of {LIMIT}: submit the compact print",
+            all - LIMIT
+        ),
+    };
     let _ = writeln!(
         std::io::stdout(),
         "{}: {all} characters in UTF-16 code units, as CodinGame counts: code {}, weights \
-         {weights}; {} of the limit of {LIMIT} left\nmodules: {}",
+         {weights}; {room}\nmodules: {}",
         output.display(),
         all - weights,
-        LIMIT - all,
         bundle.modules.join(", ")
     );
     for note in &bundle.notes {

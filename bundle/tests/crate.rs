@@ -62,9 +62,11 @@ fn rand_rlib() -> PathBuf {
 }
 
 /// The most the compact bundle's code (all but the weights' characters) may take: what it
-/// measured when the compact print came (51,364 UTF-16 units), and a little room. A change
-/// that needs more says why here; what is left of CodinGame's 100,000 is for weights.
-const CODE_LIMIT: usize = 52_500;
+/// measured when the compact print came (51,364 UTF-16 units), then with the value network's
+/// inputs, accumulators, decoding and its three uses in the search, implicit minimax included
+/// (56,065), and a little room. A change that needs more says why here; what is left of
+/// CodinGame's 100,000 is for weights.
+const CODE_LIMIT: usize = 56_800;
 
 #[test]
 fn the_bot_bundle_compiles_as_one_file_and_fits() {

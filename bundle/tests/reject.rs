@@ -3,7 +3,7 @@
 
 mod support;
 
-use support::{bundle_crate, bundle_error, mini_with};
+use support::{bundle_compact, bundle_crate, bundle_error, mini_with};
 
 /// The miniature crate with `extra` appended to a shipped module (search/tree.rs).
 fn with_shipped(extra: &str) -> tempfile::TempDir {
@@ -105,17 +105,20 @@ fn rejects_a_module_with_two_files() {
 #[test]
 fn rejects_a_bundle_over_the_limit() {
     let big = format!("pub const BIG: &str = \"{}\";", "é".repeat(100_000));
-    let error = bundle_error(
-        mini_with(&[(
-            "src/search/params.rs",
-            &format!("pub const BONUS: u8 = 1;\n{big}"),
-        )])
-        .path(),
-    );
+    let mini = mini_with(&[(
+        "src/search/params.rs",
+        &format!("pub const BONUS: u8 = 1;\n{big}"),
+    )]);
+    let error = match bundle_compact(mini.path()) {
+        Ok(_) => panic!("a compact bundle over the limit was written"),
+        Err(e) => format!("{e:#}"),
+    };
     assert!(
         error.contains("over CodinGame's limit of 100000"),
         "{error}"
     );
+    // The readable print is for tracing compile errors, never submitted: it is written.
+    assert!(bundle_crate(mini.path()).unwrap().chars() > 100_000);
 }
 
 #[test]

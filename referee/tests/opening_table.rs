@@ -37,7 +37,11 @@ fn the_table_holds_the_measured_scores_and_swaps_above_half() {
     for (&c, &(points, games)) in &holes {
         assert!(games >= 90, "{c}: {games} games");
         let percent = 100.0 * points / games as f64;
-        assert_eq!(score(c), Some(percent.round() as u8), "{c}: {points}/{games}");
+        assert_eq!(
+            score(c),
+            Some(percent.round() as u8),
+            "{c}: {points}/{games}"
+        );
         assert_eq!(should_swap(c), percent > 50.0, "{c}: {percent:.1}%");
     }
 }

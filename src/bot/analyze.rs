@@ -426,7 +426,10 @@ mod tests {
             )
         );
         let mid = Position::after(crate::bench::MIDGAME).unwrap();
-        assert_eq!(own_move(&s, &mid, None, 0).unwrap().1, "a forced win in two");
+        assert_eq!(
+            own_move(&s, &mid, None, 0).unwrap().1,
+            "a forced win in two"
+        );
         let quiet = Position::after("F6 E7 G8").unwrap();
         assert_eq!(own_move(&s, &quiet, None, 0), None);
     }

@@ -1,7 +1,7 @@
 //! The first peg and the swap decision, from a table built by self-play (`docs/OPENINGS.md`,
 //! `scripts/opening-table`): player 0's score after its first peg on each hole.
 
-use crate::cell::{Cell, SIZE};
+use crate::cell::{Cell, CELLS, SIZE};
 
 /// Player 0's score in percent when its first peg stands on a hole of the quarter board
 /// (rows 1-6 down, columns B-F across) and player 1 plays on without swapping. The other
@@ -44,8 +44,9 @@ pub fn should_swap(first: Cell) -> bool {
 /// opponent gains least whether it swaps or not (B1, C1 and their mirror images).
 pub fn first_pegs() -> Vec<Cell> {
     let gap = |c: Cell| score(c).map(|s| s.abs_diff(50));
-    let best = Cell::all().filter_map(gap).min().unwrap_or(0);
-    Cell::all().filter(|&c| gap(c) == Some(best)).collect()
+    let holes = || (0..CELLS).filter_map(Cell::from_index);
+    let best = holes().filter_map(gap).min().unwrap_or(0);
+    holes().filter(|&c| gap(c) == Some(best)).collect()
 }
 
 /// Our first peg as player 0: one of [`first_pegs`], chosen by `pick` (a random number), so

@@ -70,12 +70,17 @@ pub fn decode(text: &str, n: usize) -> Result<Vec<f32>, DecodeError> {
             have -= 32;
         }
     }
-    if out.len() == n {
+    counted(out, n)
+}
+
+/// `out` if it holds the `expected` number of weights.
+fn counted<T>(out: Vec<T>, expected: usize) -> Result<Vec<T>, DecodeError> {
+    if out.len() == expected {
         Ok(out)
     } else {
         Err(DecodeError::Count {
             found: out.len(),
-            expected: n,
+            expected,
         })
     }
 }
@@ -98,6 +103,30 @@ pub fn encode(weights: &[f32]) -> String {
         out.push(char_of(acc as u32));
     }
     out
+}
+
+/// The offset that makes a signed weight of `ints` a 15-bit character value.
+const INT_OFFSET: i32 = 1 << (BITS - 1);
+
+/// The `n` integers carried by `text`, one a character (see [`encode_ints`]).
+pub fn decode_ints(text: &str, n: usize) -> Result<Vec<i32>, DecodeError> {
+    let mut out = Vec::with_capacity(n);
+    for (at, c) in text.chars().enumerate() {
+        out.push(value_of(c).ok_or(DecodeError::Foreign(at))? as i32 - INT_OFFSET);
+    }
+    counted(out, n)
+}
+
+/// The text that carries `ints`, each within ±(2^14 − 1), one a character: a quantized
+/// network's weights (for the trainer's export).
+#[cfg(not(codingame))]
+pub fn encode_ints(ints: &[i32]) -> String {
+    ints.iter()
+        .map(|&v| {
+            assert!(v.abs() < INT_OFFSET, "{v} does not fit 15 bits");
+            char_of((v + INT_OFFSET) as u32)
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -142,6 +171,10 @@ mod tests {
         assert_eq!(decode(&two, 1), count(2, 1));
         let torn: String = two.chars().take(2).chain("x".chars()).collect();
         assert_eq!(decode(&torn, 2), Err(DecodeError::Foreign(2)));
+        let ints = [0, 1, -1, 16383, -16383, 77];
+        assert_eq!(decode_ints(&encode_ints(&ints), 6).unwrap(), ints);
+        assert_eq!(encode_ints(&ints).chars().count(), 6);
+        assert_eq!(decode_ints("ab", 2), Err(DecodeError::Foreign(0)));
         assert_eq!(
             DecodeError::Foreign(2).to_string(),
             "character 2 is not a weight character"

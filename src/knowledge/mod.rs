@@ -1,10 +1,15 @@
 //! Knowledge of positions beyond the rules: a policy over moves, a linear softmax over the
 //! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
 //! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
-//! two-way tables of `shapes`); and the distance [`value`].
+//! two-way tables of `shapes`); the distance [`value`]; and the value [`network`], one hidden
+//! layer over the one-hot [`inputs`] of each player's view, trained by `twixt-train net` and
+//! shipped as one 15-bit integer a character (`net_weights`).
 
 pub mod encoding;
 pub mod features;
+pub mod inputs;
+mod net_weights;
+pub mod network;
 pub mod save;
 mod shapes;
 pub mod value;

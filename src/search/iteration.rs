@@ -8,17 +8,21 @@ use super::prior::{self, Recent};
 use super::select::select;
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
+use crate::knowledge::network::{Accumulator, Network};
 use crate::knowledge::{value, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
-/// What the search knows besides the root position: the learned policy, and the root's last
-/// two pegs, `[opponent's, mover's own]`.
+/// What the search knows besides the root position: the learned policy, the root's last
+/// two pegs, `[opponent's, mover's own]`, and the value network with the root's accumulators
+/// (when `value_net` mixes it in).
 pub struct Knowing<'a> {
     /// The learned policy.
     pub policy: &'a Scorer,
     /// The opponent's last peg before the root, then the root mover's own.
     pub history: [Option<Cell>; 2],
+    /// The value network and the root position's accumulators.
+    pub network: Option<(&'a Network, Accumulator)>,
 }
 
 /// Buffers reused from one iteration to the next.
@@ -55,6 +59,16 @@ impl Ending {
             None => played,
         }
     }
+
+    /// The leaf's minimax value for `mover`: the value's estimate, or where the game was
+    /// decided in the tree (no estimate), its result.
+    fn leaf_minimax(self, mover: Player) -> f32 {
+        match self.value {
+            Some((p, v)) if p == mover => v,
+            Some((_, v)) => 1.0 - v,
+            None => self.reward(mover, 0.0),
+        }
+    }
 }
 
 impl Iteration {
@@ -74,6 +88,7 @@ impl Iteration {
         let mut node = ROOT;
         let mut plies = 0;
         let mut last = None;
+        let mut net = knowing.network.as_ref().map(|(n, acc)| (*n, acc.clone()));
         let outcome = loop {
             let n = *tree.get(node);
             let proven = match n.known {
@@ -90,10 +105,20 @@ impl Iteration {
             }
             let ripe = n.visits >= params.expand_after + params.prior_visits;
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
-                let estimate = (params.value_mix > 0.0).then(|| {
-                    let v = value::value(&pos, params.value_bias, params.value_scale);
+                let estimate = (params.value_mix > 0.0 || params.minimax > 0.0).then(|| {
+                    let v = match &net {
+                        Some((network, acc)) => network.value(acc, pos.to_move()),
+                        None => value::value(&pos, params.value_bias, params.value_scale),
+                    };
                     (pos.to_move(), v)
                 });
+                if params.value_mix >= 1.0 {
+                    // The value alone: a playout would not count.
+                    break Ending {
+                        winner: None,
+                        value: estimate,
+                    };
+                }
                 let (winner, played) = if params.saves {
                     saving_playout(&mut pos, rng, last)
                 } else {
@@ -109,6 +134,12 @@ impl Iteration {
             let mover = pos.to_move();
             let child = tree.get_mut(node);
             let known = play_known(&mut pos, child.mv);
+            if let Some((network, acc)) = &mut net {
+                match child.mv {
+                    Move::Peg(c) => acc.place(network, pos.board(), mover, c),
+                    Move::Swap => *acc = network.accumulate(pos.board()),
+                }
+            }
             last = child.mv.peg();
             if child.known == Known::Unknown {
                 child.known = known;
@@ -145,12 +176,22 @@ impl Iteration {
         prior::expand(params, tree, node, pos, &self.moves, &recent)
     }
 
-    /// Backs the result up the path, deepest node first.
+    /// Backs the result up the path, deepest node first; with implicit minimax, the leaf's
+    /// estimate and each ancestor's minimax of its children too.
     fn back_up(&self, params: &Params, tree: &mut Tree, outcome: Ending) {
         let mut below = Known::Open;
-        for &(i, mover) in self.path.iter().rev() {
+        for (depth, &(i, mover)) in self.path.iter().rev().enumerate() {
             if params.solver && i != ROOT {
                 below = prove(tree, i, below);
+            }
+            if params.minimax > 0.0 {
+                let m = match depth {
+                    0 => outcome.leaf_minimax(mover),
+                    _ => tree.minimax_of_children(i),
+                };
+                if !m.is_nan() {
+                    tree.set_minimax(i, m);
+                }
             }
             let n = tree.get_mut(i);
             n.visits += 1;

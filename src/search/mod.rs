@@ -18,6 +18,7 @@ pub mod tactics;
 pub mod tree;
 
 use crate::cell::{Cell, Player};
+use crate::knowledge::network::Network;
 use crate::knowledge::{Policy, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
@@ -105,6 +106,8 @@ pub struct Searcher {
     keep_next: bool,
     /// The learned policy (used with `policy_prior`).
     policy: Scorer,
+    /// The value network (used with `value_net`), if its weights decode.
+    network: Option<Network>,
     /// The next root's last two pegs: the opponent's, then the mover's own.
     history: [Option<Cell>; 2],
 }
@@ -119,7 +122,18 @@ impl Searcher {
             last: None,
             keep_next: false,
             policy: Scorer::new(Policy::shipped_or_uniform()),
+            network: Network::shipped_or_none(),
             history: [None; 2],
+        }
+    }
+
+    /// A searcher whose value network is `network` instead of the shipped one (for trying a
+    /// freshly trained model before it is exported).
+    #[cfg(not(codingame))]
+    pub fn with_network(params: Params, seed: u64, network: Network) -> Searcher {
+        Searcher {
+            network: Some(network),
+            ..Searcher::new(params, seed)
         }
     }
 
@@ -210,9 +224,17 @@ impl Searcher {
         root_moves: Vec<Move>,
         limits: &Limits,
     ) -> Report {
+        let valued = self.params.value_mix > 0.0 || self.params.minimax > 0.0;
+        let network = match &self.network {
+            Some(net) if self.params.value_net && valued => {
+                Some((net, net.accumulate(pos.board())))
+            }
+            _ => None,
+        };
         let knowing = Knowing {
             policy: &self.policy,
             history: std::mem::take(&mut self.history),
+            network,
         };
         let recent = prior::Recent {
             policy: knowing.policy,
@@ -227,6 +249,9 @@ impl Searcher {
             prior::expand(params, &mut tree, ROOT, pos, &root_moves, &recent);
         }
         tree.get_mut(ROOT).known = Known::Open;
+        if params.minimax > 0.0 {
+            tree.track_minimax();
+        }
         let reused = tree.get(ROOT).visits;
         let mut run = |tree: &mut Tree| {
             self.scratch
@@ -328,6 +353,33 @@ mod tests {
     use super::*;
     use crate::cell::Player;
     use crate::testing::{cell, iterations, mv, position as play};
+
+    #[test]
+    fn implicit_minimax_keeps_each_node_one_less_its_children_s_best() {
+        for value_net in [false, true] {
+            let params = Params {
+                minimax: 0.5,
+                value_net,
+                ..Params::default()
+            };
+            let mut searcher = Searcher::new(params, 3);
+            searcher.ponder(&play("F6 E8 G8"), &iterations(3000));
+            let tree = &searcher.last.as_ref().unwrap().1;
+            let mut checked = 0;
+            for i in 1..tree.len() as u32 {
+                let m = if tree.get(i).children > 0 {
+                    tree.minimax_of_children(i)
+                } else {
+                    f32::NAN
+                };
+                if !m.is_nan() {
+                    assert!((tree.minimax(i) - m).abs() < 1e-6, "node {i}");
+                    checked += 1;
+                }
+            }
+            assert!(checked > 20, "{checked} nodes with known children");
+        }
+    }
 
     #[test]
     fn the_tree_searched_after_a_swap_serves_the_next_turn() {

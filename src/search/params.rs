@@ -82,9 +82,17 @@ macro_rules! with_params {
             /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
             /// `p` its share of the learned policy (with `policy_prior`; else even shares).
             puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;
-            /// Weight of the distance value ([`crate::knowledge::value`]) in each iteration's
-            /// result, against the playout's (0: playouts alone).
+            /// Weight of the value (the distance value, [`crate::knowledge::value`], or with
+            /// `value_net` the network) in each iteration's result, against the playout's (0:
+            /// playouts alone; 1: the value alone, and no playout is played).
             value_mix: f32 = 0.0, min 0.0, max 1.0, step 0.05;
+            /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
+            /// accumulators follow each iteration down the tree, rather than the distance's.
+            value_net: bool = false, min false, max true, step true;
+            /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
+            /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
+            /// leaves below it, kept apart from the playouts' results (0: off).
+            minimax: f32 = 0.0, min 0.0, max 1.0, step 0.05;
             /// The value's log-odds for the mover when both players are equally far from their
             /// borders: the edge of being on move (fitted by `twixt-train value`).
             value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
@@ -196,7 +204,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 20);
+        assert_eq!(Params::NAMES.len(), 22);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

@@ -12,18 +12,30 @@ use super::tree::{Known, Node, Tree};
 /// The child of `parent` to walk to: with `puct` at 0 the best UCT score
 /// `q + exploration * sqrt(ln N / n)`, an unvisited child first; else the best PUCT score
 /// `q + puct * p * sqrt(N) / (1 + n)`, where `p` is the child's prior share and an unvisited
-/// child counts as a draw. The first of equal scores wins; with the solver on, a proven win
-/// at once and never a proven loss. The default (UCT, no solver) goes four lanes at a time.
+/// child counts as a draw. With `minimax` above 0 the UCT score's `q` is mixed with the
+/// child's implicit minimax value. The first of equal scores wins; with the solver on, a proven
+/// win at once and never a proven loss. The default (UCT, no solver) goes four lanes at a time.
 pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
     if params.puct > 0.0 {
         let scale = params.puct * parent_visits.sqrt();
-        let puct = |n: &Node| n.value() + scale * n.prior / (1 + n.visits) as f32;
+        let puct = |_, n: &Node| n.value() + scale * n.prior / (1 + n.visits) as f32;
         return one_at_a_time(params, tree, parent, puct);
     }
     let (log_n, c) = (parent_visits.ln(), params.exploration);
-    if params.solver {
-        let one = |n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
+    if params.minimax > 0.0 {
+        let w = params.minimax;
+        let mixed = |i: u32, n: &Node| {
+            if n.visits == 0 {
+                return f32::INFINITY;
+            }
+            let (q, m) = (n.value(), tree.minimax(i));
+            let m = if m.is_nan() { q } else { m };
+            (1.0 - w) * q + w * m + c * (log_n / n.visits as f32).sqrt()
+        };
+        one_at_a_time(params, tree, parent, mixed)
+    } else if params.solver {
+        let one = |_, n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
         one_at_a_time(params, tree, parent, one)
     } else {
         let best = first_best(tree.child_nodes(parent), |q| uct(q, log_n, c));
@@ -173,9 +185,14 @@ impl Lanes {
     }
 }
 
-/// The child of `parent` of the best `rate`, one node at a time (PUCT, or the solver on: a
-/// proven win at once, never a proven loss).
-fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, rate: impl Fn(&Node) -> f32) -> u32 {
+/// The child of `parent` of the best `rate` (of its index and node), one node at a time
+/// (PUCT, implicit minimax, or the solver on: a proven win at once, never a proven loss).
+fn one_at_a_time(
+    params: &Params,
+    tree: &Tree,
+    parent: u32,
+    rate: impl Fn(u32, &Node) -> f32,
+) -> u32 {
     let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
     for i in tree.children(parent) {
         let n = tree.get(i);
@@ -186,7 +203,7 @@ fn one_at_a_time(params: &Params, tree: &Tree, parent: u32, rate: impl Fn(&Node)
                 _ => {}
             }
         }
-        let s = rate(n);
+        let s = rate(i, n);
         if s == f32::INFINITY {
             return i;
         }

@@ -65,6 +65,10 @@ impl Node {
 pub struct Tree {
     nodes: Vec<Node>,
     max_nodes: usize,
+    /// With implicit minimax backups (the `minimax` parameter): each node's minimax of the
+    /// value's leaf estimates, for the player who made its move (NaN until one is known);
+    /// empty otherwise, so that the default search pays nothing for it.
+    minimax: Vec<f32>,
 }
 
 /// Index of the root node.
@@ -78,7 +82,40 @@ impl Tree {
         Tree {
             nodes,
             max_nodes: max_nodes.max(1),
+            minimax: Vec::new(),
         }
+    }
+
+    /// Starts keeping minimax values (none known yet), if not already.
+    pub fn track_minimax(&mut self) {
+        if self.minimax.len() != self.nodes.len() {
+            self.minimax = vec![f32::NAN; self.nodes.len()];
+        }
+    }
+
+    /// Node `i`'s minimax value for the player who made its move: NaN while unknown, or when
+    /// the tree does not keep them.
+    #[inline]
+    pub fn minimax(&self, i: u32) -> f32 {
+        self.minimax.get(i as usize).copied().unwrap_or(f32::NAN)
+    }
+
+    /// Sets node `i`'s minimax value (kept only after [`Tree::track_minimax`]).
+    #[inline]
+    pub fn set_minimax(&mut self, i: u32, v: f32) {
+        if let Some(m) = self.minimax.get_mut(i as usize) {
+            *m = v;
+        }
+    }
+
+    /// Node `i`'s minimax from its children's: one less the best known for the player who
+    /// moves there, or NaN if none is known.
+    pub fn minimax_of_children(&self, i: u32) -> f32 {
+        let r = self.children(i);
+        let best = self.minimax[r.start as usize..r.end as usize]
+            .iter()
+            .fold(f32::NAN, |m, &v| if v > m || m.is_nan() { v } else { m });
+        1.0 - best
     }
 
     /// Number of nodes.
@@ -126,6 +163,9 @@ impl Tree {
         }
         let first = self.nodes.len() as u32;
         self.nodes.extend(moves.map(Node::new));
+        if !self.minimax.is_empty() {
+            self.minimax.resize(self.nodes.len(), f32::NAN);
+        }
         let node = self.get_mut(i);
         node.first_child = first;
         node.children = count as u8;
@@ -137,11 +177,18 @@ impl Tree {
     pub fn subtree(&self, i: u32) -> Tree {
         let mut out = Tree::new(self.max_nodes);
         out.nodes[0] = *self.get(i);
+        let keep = !self.minimax.is_empty();
+        if keep {
+            out.minimax = vec![self.minimax(i)];
+        }
         let mut queue = std::collections::VecDeque::from([(i, ROOT)]);
         while let Some((old, new)) = queue.pop_front() {
             let first = out.nodes.len() as u32;
             for (k, c) in self.children(old).enumerate() {
                 out.nodes.push(*self.get(c));
+                if keep {
+                    out.minimax.push(self.minimax(c));
+                }
                 if self.get(c).children > 0 {
                     queue.push_back((c, first + k as u32));
                 }
@@ -201,6 +248,25 @@ mod tests {
             3,
             "old node 6 kept its visits"
         );
+    }
+
+    #[test]
+    fn minimax_values_follow_expansion_and_subtrees() {
+        let mut t = Tree::new(100);
+        let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
+        t.expand(ROOT, moves(3));
+        assert!(t.minimax(1).is_nan(), "not kept before track_minimax");
+        t.track_minimax();
+        t.expand(2, moves(2));
+        assert_eq!(t.len(), 6);
+        assert!(t.minimax_of_children(2).is_nan(), "no child known");
+        t.set_minimax(4, 0.3);
+        t.set_minimax(5, 0.6);
+        assert!((t.minimax_of_children(2) - 0.4).abs() < 1e-6);
+        t.set_minimax(2, 0.4);
+        let s = t.subtree(2);
+        assert_eq!(s.minimax(ROOT), 0.4);
+        assert_eq!((s.minimax(1), s.minimax(2)), (0.3, 0.6));
     }
 
     #[test]

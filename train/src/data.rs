@@ -1,14 +1,17 @@
 //! The self-play data format: one file per run, a header and then one record per game.
 //!
 //! ```text
-//! header, 32 bytes:
+//! header, 40 bytes:
 //!   magic          8 bytes  "TWXTDATA"
-//!   version        u16      1
-//!   iterations     u32      MCTS iterations per searched move
+//!   version        u16      2
+//!   iterations     u32      MCTS iterations of a full (recorded) search
 //!   opening        u8       random pegs before the searches take over
 //!   reserved       u8       0
 //!   seed           u64      the run's seed (game i is seeded by seed and i)
-//!   teacher        u64      fingerprint of the search's parameters (0: not recorded)
+//!   teacher        u64      fingerprint of the teacher's search (`fingerprint`)
+//!   fast           u32      MCTS iterations of a fast (unrecorded) move; 0: every move full
+//!   full share     u16      per mille of the searched moves that are full searches
+//!   reserved       u16      0
 //! a game:
 //!   length         u32      bytes of the payload
 //!   payload:
@@ -16,17 +19,20 @@
 //!     winner       u8       0 or 1, 2 for a draw
 //!     opening      u8       how many of the moves were random
 //!     plies        u16      how many moves follow
+//!     full         ceil(plies / 8) bytes: bit i (low bit first) set when ply i was a full
+//!                  search, whose record follows its move
 //!     per move:
 //!       move       u8       cell index (y * 12 + x), 255 for SWAP
-//!       then, for a searched move (not one of the opening's):
+//!       then, for a full search:
 //!       value      f32      the search's value of its move for the mover, in [0, 1]
 //!       children   u8       how many (move, visits) pairs follow
 //!       per child: move u8, visits as LEB128 (7 bits a byte, low first)
 //!   crc32          u32      of the payload (IEEE, as zlib)
 //! ```
-//! Integers are little-endian. A run killed while writing leaves a torn last record; the
-//! reader reports it, and `selfplay --resume` cuts it off. Any other damage is an error that
-//! names the file and the byte offset.
+//! Integers are little-endian. A game of 40 moves with no full search takes 61 bytes. A run
+//! killed while writing leaves a torn last record; the reader reports it, and `selfplay
+//! --resume` cuts it off. Any other damage is an error that names the file and the byte
+//! offset.
 
 use anyhow::{bail, ensure, Context, Result};
 use std::fs::{File, OpenOptions};
@@ -35,28 +41,47 @@ use std::path::Path;
 use twixt::{Cell, Move, Player};
 
 const MAGIC: &[u8; 8] = b"TWXTDATA";
-const VERSION: u16 = 1;
+const VERSION: u16 = 2;
 /// Bytes of the header.
-pub const HEADER_LEN: usize = 32;
+pub const HEADER_LEN: usize = 40;
 const SWAP: u8 = 255;
 
 /// The settings of a run, kept in its file's header.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Header {
-    /// MCTS iterations per searched move.
+    /// MCTS iterations of a full search, the kind whose visits are recorded.
     pub iterations: u32,
+    /// MCTS iterations of a fast move (not recorded); 0 when every move is a full search.
+    pub fast: u32,
+    /// Per mille of the searched moves that are full searches (1000 when `fast` is 0).
+    pub full_share: u16,
     /// Random pegs before the searches take over.
     pub opening: u8,
     /// The run's seed.
     pub seed: u64,
-    /// A fingerprint of the teacher's search parameters ([`fingerprint`]); 0 in files written
-    /// before it was recorded.
+    /// A fingerprint of the teacher's search ([`fingerprint`]).
     pub teacher: u64,
 }
 
-/// A fingerprint of search parameters: FNV-1a of their `Debug` text, never 0.
+/// A fingerprint of a teacher: how its search behaves, not how its parameters are spelt.
+/// Fixed-iteration searches of three fixed positions with `params` and seed 1 (as `twixt-bot
+/// bench`'s signature), their node counts, pegs, moves and values hashed by FNV-1a; never 0.
+/// A parameter added at a value that leaves the search alone keeps it; a change of the
+/// search's behaviour, its defaults or its shipped weights in use changes it.
 pub fn fingerprint(params: &twixt::search::params::Params) -> u64 {
-    let text = format!("{params:?}");
+    use twixt::search::{Limits, Searcher};
+    let limits = Limits {
+        deadline: None,
+        iterations: Some(1000),
+    };
+    let mut text = String::new();
+    for moves in ["", "F6", "F6 G8 E8 D6 H5"] {
+        let pos = twixt::Position::after(moves).expect("a legal opening");
+        if let Some(r) = Searcher::new(params.clone(), 1).choose(&pos, &limits) {
+            let value = r.value.to_bits();
+            text.push_str(&format!("{} {} {} {value:08x};", r.nodes, r.plies, r.best));
+        }
+    }
     let hash = text.bytes().fold(0xcbf2_9ce4_8422_2325u64, |h, b| {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     });
@@ -72,7 +97,8 @@ pub struct Search {
     pub visits: Vec<(Move, u32)>,
 }
 
-/// One move of a game, and the search behind it (none for the opening's random pegs).
+/// One move of a game, and the full search behind it (none for the opening's random pegs and
+/// for fast moves).
 #[derive(Clone, Debug, PartialEq)]
 pub struct Ply {
     /// The move played.
@@ -115,6 +141,8 @@ impl Header {
         b[14] = self.opening;
         b[16..24].copy_from_slice(&self.seed.to_le_bytes());
         b[24..32].copy_from_slice(&self.teacher.to_le_bytes());
+        b[32..36].copy_from_slice(&self.fast.to_le_bytes());
+        b[36..38].copy_from_slice(&self.full_share.to_le_bytes());
         b
     }
 
@@ -131,6 +159,8 @@ impl Header {
             opening: b[14],
             seed: u64::from_le_bytes(b[16..24].try_into()?),
             teacher: u64::from_le_bytes(b[24..32].try_into()?),
+            fast: u32::from_le_bytes(b[32..36].try_into()?),
+            full_share: u16::from_le_bytes(b[36..38].try_into()?),
         })
     }
 }
@@ -165,6 +195,13 @@ pub fn encode(game: &Game) -> Vec<u8> {
     out.push(game.winner.map_or(2, |p| p.index() as u8));
     out.push(game.opening);
     out.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
+    let mut full = vec![0u8; game.plies.len().div_ceil(8)];
+    for (i, ply) in game.plies.iter().enumerate() {
+        if ply.search.is_some() {
+            full[i / 8] |= 1 << (i % 8);
+        }
+    }
+    out.extend_from_slice(&full);
     for ply in &game.plies {
         out.push(move_byte(ply.mv));
         if let Some(s) = &ply.search {
@@ -247,10 +284,16 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
     };
     let opening = c.byte()?;
     let n = c.u16()? as usize;
+    let full_at = base + c.at as u64;
+    let full = c.take(n.div_ceil(8))?.to_vec();
     let mut plies = Vec::with_capacity(n);
     for i in 0..n {
+        ensure!(
+            i >= opening as usize || full[i / 8] >> (i % 8) & 1 == 0,
+            "offset {full_at}: ply {i}, a random opening peg, is marked as searched"
+        );
         let mv = c.mv()?;
-        let search = if i < opening as usize {
+        let search = if full[i / 8] >> (i % 8) & 1 == 0 {
             None
         } else {
             let value = f32::from_le_bytes(c.take(4)?.try_into()?);

@@ -30,7 +30,7 @@ pub struct FitOptions {
 }
 
 /// Games whose index is a multiple of this are held out for scoring.
-const HOLD_OUT_EVERY: u32 = 10;
+pub const HOLD_OUT_EVERY: u32 = 10;
 
 /// Splits positions into those held out for scoring (from games 0, 10, 20, ...) and those to
 /// fit, by `game`, each position's game index; an error when either part is empty.

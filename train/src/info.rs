@@ -9,24 +9,38 @@ use twixt::Player;
 pub fn summary(path: &Path, file: &DataFile) -> String {
     let h = file.header;
     let games = &file.games;
-    let positions: usize = games
+    let positions: usize = games.iter().map(|g| g.plies.len()).sum();
+    let full: usize = games
         .iter()
-        .map(|g| g.plies.len() - g.opening as usize)
+        .map(|g| g.plies.iter().filter(|p| p.search.is_some()).count())
         .sum();
     let wins = |p: Player| games.iter().filter(|g| g.winner == Some(p)).count();
     let draws = games.iter().filter(|g| g.winner.is_none()).count();
     let mut lengths: Vec<usize> = games.iter().map(|g| g.plies.len()).collect();
     lengths.sort_unstable();
     let mut out = String::new();
+    let moves = match h.fast {
+        0 => format!("{} iterations a move", h.iterations),
+        n => format!(
+            "{} iterations a fast move, {} a full search ({:.1}% of the moves)",
+            n,
+            h.iterations,
+            f64::from(h.full_share) / 10.0
+        ),
+    };
     let _ = writeln!(
         out,
-        "{}: {} iterations a move, {} random pegs first, seed {}",
+        "{}: {moves}, {} random pegs first, seed {}, teacher {}",
         path.display(),
-        h.iterations,
         h.opening,
-        h.seed
+        h.seed,
+        h.teacher
     );
-    let _ = writeln!(out, "games: {}, positions: {}", games.len(), positions);
+    let _ = writeln!(
+        out,
+        "games: {}, positions: {positions}, full searches: {full}",
+        games.len()
+    );
     let _ = writeln!(
         out,
         "winners: player 0 {}, player 1 {}, draws {}",

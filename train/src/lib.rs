@@ -3,7 +3,7 @@
 //! file up; [`examples`] turns positions into the policy's training examples, [`fit`] fits
 //! the policy to them (run by [`fitcmd`]) and [`model`] keeps it as a text file, which
 //! [`export`] writes into the engine as a module; [`value`] fits the distance value's two
-//! weights. Host-only: it never ships to CodinGame.
+//! weights; [`net`] trains the value network. Host-only: it never ships to CodinGame.
 
 pub mod data;
 pub mod examples;
@@ -12,5 +12,6 @@ pub mod fit;
 pub mod fitcmd;
 pub mod info;
 pub mod model;
+pub mod net;
 pub mod selfplay;
 pub mod value;

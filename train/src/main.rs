@@ -9,6 +9,7 @@ use std::process::ExitCode;
 use twixt_train::export;
 use twixt_train::fitcmd::{self, FitOptions};
 use twixt_train::info;
+use twixt_train::net::fit::{self as net, NetOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
 use twixt_train::value::{self, ValueOptions};
 
@@ -33,6 +34,9 @@ enum Command {
     /// Fit the value's two weights (`value_bias`, `value_scale`) to self-play results, and
     /// score it on held-out games against the search's own estimate.
     Value(ValueOptions),
+    /// Fit the value network to self-play results, and score it on held-out games against
+    /// the distance value and the search's own estimate.
+    Net(NetOptions),
     /// Write the engine module that ships a model's weights in the bot.
     Export {
         /// The model file written by `fit`.
@@ -40,6 +44,17 @@ enum Command {
         /// The module to write.
         #[arg(long, short, default_value = export::MODULE)]
         out: PathBuf,
+    },
+    /// Write the engine module that ships a value model's integers in the bot.
+    ExportNet {
+        /// The model file written by `net`.
+        model: PathBuf,
+        /// The module to write.
+        #[arg(long, short, default_value = twixt_train::net::export::MODULE)]
+        out: PathBuf,
+        /// The golden values to write.
+        #[arg(long, default_value = twixt_train::net::export::GOLDEN)]
+        golden: PathBuf,
     },
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
@@ -54,7 +69,11 @@ fn main() -> ExitCode {
         Command::Info { file } => info::run(&file),
         Command::Fit(options) => fitcmd::run(&options),
         Command::Value(options) => value::run(&options),
+        Command::Net(options) => net::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
+        Command::ExportNet { model, out, golden } => {
+            twixt_train::net::export::run(&model, &out, &golden)
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -1,6 +1,9 @@
 //! Self-play: the engine's search against itself, in-process, a fixed number of iterations a
-//! move, from random openings; every searched position is kept with the root's visits, the
-//! search's value and the game's result.
+//! move, from random openings. Every game is kept with its result; the positions of full
+//! searches also with the root's visits and the search's value. With `--fast`, only a share
+//! of the moves is searched fully and the rest get a small search that is not recorded
+//! (KataGo's playout cap randomisation): many more games an hour for a value, and still
+//! visit counts for a policy.
 
 use crate::data::{self, Game, Header, Ply, Search};
 use anyhow::{bail, Context, Result};
@@ -27,9 +30,16 @@ pub struct SelfplayOptions {
     /// How many games the run holds (with --resume: in all, those already played included).
     #[arg(long, default_value_t = 100)]
     pub games: u32,
-    /// MCTS iterations per move.
+    /// MCTS iterations of a full search (recorded with its visits).
     #[arg(long, default_value_t = 20_000)]
     pub iterations: u32,
+    /// MCTS iterations of a fast move, which is played but not recorded; without it every
+    /// move is a full search.
+    #[arg(long, value_name = "ITERATIONS")]
+    pub fast: Option<u32>,
+    /// With --fast: the share of moves (drawn at random) that are full searches, in [0, 1].
+    #[arg(long, default_value_t = 0.25)]
+    pub full_share: f64,
     /// Random pegs before the searches take over.
     #[arg(long, default_value_t = 2)]
     pub opening: u8,
@@ -52,13 +62,23 @@ pub struct SelfplayOptions {
 }
 
 impl SelfplayOptions {
-    fn header(&self, params: &Params) -> Header {
-        Header {
+    fn header(&self, params: &Params) -> Result<Header> {
+        if !(0.0..=1.0).contains(&self.full_share) {
+            bail!("--full-share {} is not in [0, 1]", self.full_share);
+        }
+        let (fast, full_share) = match self.fast {
+            Some(0) => bail!("--fast 0: a fast move needs at least one iteration"),
+            Some(n) => (n, (self.full_share * 1000.0).round() as u16),
+            None => (0, 1000),
+        };
+        Ok(Header {
             iterations: self.iterations,
+            fast,
+            full_share,
             opening: self.opening,
             seed: self.seed,
             teacher: data::fingerprint(params),
-        }
+        })
     }
 
     fn params(&self) -> Result<Params> {
@@ -73,16 +93,18 @@ impl SelfplayOptions {
     }
 }
 
-/// Plays game `index` of a run: `opening` random pegs drawn from the seed, then searches of
-/// `iterations` until the game ends.
+/// Plays game `index` of a run: `opening` random pegs drawn from the seed, then searches
+/// until the game ends: full searches of `iterations`, or where the header has fast moves, a
+/// full search for a `full_share` of the moves drawn from the seed and a fast one for the rest.
 pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     let seed = header.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
     let mut rng = FastRng::new(seed);
     let mut searcher = Searcher::new(params.clone(), seed);
-    let limits = Limits {
+    let limits = |iterations: u32| Limits {
         deadline: None,
-        iterations: Some(header.iterations as u64),
+        iterations: Some(iterations as u64),
     };
+    let (full, fast) = (limits(header.iterations), limits(header.fast));
     let mut pos = Position::new();
     let mut plies: Vec<Ply> = Vec::new();
     while pos.outcome().is_none() {
@@ -94,7 +116,14 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
                 None => None,
             };
             searcher.set_history(peg_back(1), peg_back(2));
-            searched(&mut searcher, &pos, &limits)
+            if header.fast == 0 || rng.below(1000) < u32::from(header.full_share) {
+                searched(&mut searcher, &pos, &full)
+            } else {
+                Ply {
+                    mv: searched(&mut searcher, &pos, &fast).mv,
+                    search: None,
+                }
+            }
         };
         pos.play_unchecked(ply.mv);
         plies.push(ply);
@@ -147,7 +176,7 @@ pub fn run(options: &SelfplayOptions) -> Result<()> {
         anyhow::anyhow!("the shipped policy weights (src/knowledge/weights.rs) do not decode: {e}")
     })?;
     let params = options.params()?;
-    let header = options.header(&params);
+    let header = options.header(&params)?;
     let (mut file, done) = open(options, header)?;
     let ours = |i: &u32| options.shard.is_none_or(|s| s.has(*i as usize));
     let todo: Vec<u32> = (0..options.games)
@@ -191,7 +220,7 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
     if existing.header != header {
         bail!(
             "{}: holds a run of other settings ({:?}), not {:?} (a teacher fingerprint \
-             differs when the search's parameters or defaults differ)",
+             differs when the search behaves otherwise: other parameters, defaults or code)",
             path.display(),
             existing.header,
             header

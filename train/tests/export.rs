@@ -1,8 +1,10 @@
-//! The shipped weights: the generated module matches the committed model file, and the
-//! engine decodes it to the very weights the trainer wrote.
+//! The shipped weights: the generated modules match the committed model files (the policy's
+//! and the value network's, with its golden values), and the engine decodes them to the very
+//! weights the trainer wrote.
 
 use std::path::Path;
 use twixt::knowledge::Policy;
+use twixt_train::net::export as net_export;
 use twixt_train::{export, model};
 
 const MODEL: &str = "train/models/policy.txt";
@@ -21,4 +23,26 @@ fn the_shipped_module_is_the_export_of_the_committed_model() {
         export::MODULE
     );
     assert_eq!(Policy::shipped(), Ok(policy));
+}
+
+const NET_MODEL: &str = "train/models/value.txt";
+
+#[test]
+fn the_shipped_network_is_the_export_of_the_committed_model() {
+    let model = twixt_train::net::file::read(&root().join(NET_MODEL)).unwrap();
+    let net = model.quantize();
+    let module = std::fs::read_to_string(root().join(net_export::MODULE)).unwrap();
+    let golden = std::fs::read_to_string(root().join(net_export::GOLDEN)).unwrap();
+    let fix = format!("run `cargo run --release --bin twixt-train -- export-net {NET_MODEL}`");
+    assert!(
+        module == net_export::module(&net, NET_MODEL),
+        "{} is stale: {fix}",
+        net_export::MODULE
+    );
+    assert!(
+        golden == net_export::golden(&net),
+        "{} is stale: {fix}",
+        net_export::GOLDEN
+    );
+    assert_eq!(twixt::knowledge::network::Network::shipped(), Ok(net));
 }

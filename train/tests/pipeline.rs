@@ -1,29 +1,45 @@
 //! The whole pipeline in small, as the README runs it: a few self-play games, a fit, the
-//! export, the engine's decoding of it, the value's fit, and a search that uses both.
+//! export, the engine's decoding of it, the value's fit, and a search that uses both; and the
+//! same for the value network from fast self-play.
 
+use std::path::Path;
+use twixt::knowledge::network::Network;
 use twixt::knowledge::{encoding, Policy};
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
 use twixt::Position;
+use twixt_train::net::{self, fit::NetOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
 use twixt_train::{data, examples, export, fit, model, value};
+
+/// A self-play run of `games` games of `iterations` a full search (and `fast` a fast move).
+fn options(
+    out: &Path,
+    games: u32,
+    iterations: u32,
+    fast: Option<u32>,
+    seed: u64,
+) -> SelfplayOptions {
+    SelfplayOptions {
+        out: out.to_path_buf(),
+        games,
+        iterations,
+        fast,
+        full_share: 0.2,
+        opening: 2,
+        seed,
+        threads: 2,
+        resume: false,
+        set: Vec::new(),
+        shard: None,
+    }
+}
 
 #[test]
 fn selfplay_fit_export_load_and_search() {
     let dir = tempfile::tempdir().unwrap();
     let games = dir.path().join("games.bin");
-    selfplay::run(&SelfplayOptions {
-        out: games.clone(),
-        games: 20,
-        iterations: 200,
-        opening: 2,
-        seed: 3,
-        threads: 2,
-        resume: false,
-        set: Vec::new(),
-        shard: None,
-    })
-    .unwrap();
+    selfplay::run(&options(&games, 20, 200, None, 3)).unwrap();
     let file = data::read(&games).unwrap();
     let all: Vec<_> = file.games.iter().flat_map(examples::of_game).collect();
     assert!(all.len() > 100, "{} positions", all.len());
@@ -70,4 +86,58 @@ fn selfplay_fit_export_load_and_search() {
     };
     let report = searcher.choose(&pos, &limits).unwrap();
     assert!(pos.legal_moves().contains(&report.best));
+}
+
+#[test]
+fn fast_selfplay_net_fit_export_load_and_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let games = dir.path().join("fast.bin");
+    selfplay::run(&options(&games, 60, 400, Some(100), 4)).unwrap();
+    let model_path = dir.path().join("value.txt");
+    let options = NetOptions {
+        data: vec![games],
+        out: model_path.clone(),
+        epochs: 3,
+        rate: 0.002,
+        batch: 64,
+        l2: 1e-6,
+        games: None,
+        seed: 1,
+    };
+    net::fit::run(&options).unwrap();
+    let model = net::file::read(&model_path).unwrap();
+    let module = net::export::module(&model.quantize(), "value.txt");
+    let text = module.split('"').nth(1).expect("the integers' string");
+    let network = Network::decode(text).unwrap();
+    assert_eq!(network, model.quantize());
+
+    // The fit learnt something: on its own games it beats a constant.
+    let file = data::read(&options.data[0]).unwrap();
+    let samples = net::samples::Samples::of_games(&file.games);
+    let share = samples.won.iter().sum::<f32>() / samples.len() as f32;
+    let loss = |p: &dyn Fn(usize) -> f32| {
+        (0..samples.len())
+            .map(|i| net::model::log_loss(p(i), samples.won[i]))
+            .sum::<f32>()
+            / samples.len() as f32
+    };
+    let fitted = loss(&|i| net::quantized::value(&network, &samples.get(i)));
+    assert!(fitted < loss(&|_| share), "{fitted}");
+
+    for mix in [0.5, 1.0] {
+        let params = Params {
+            value_net: true,
+            value_mix: mix,
+            ..Params::default()
+        };
+        let mut searcher = Searcher::with_network(params, 1, network.clone());
+        let pos = Position::after("F6 E8").unwrap();
+        let limits = Limits {
+            deadline: None,
+            iterations: Some(2000),
+        };
+        let report = searcher.choose(&pos, &limits).unwrap();
+        assert!(pos.legal_moves().contains(&report.best));
+        assert!(report.value > 0.0 && report.value < 1.0);
+    }
 }

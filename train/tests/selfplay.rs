@@ -9,6 +9,8 @@ use twixt_train::selfplay::{self, mover, SelfplayOptions};
 fn header() -> Header {
     Header {
         iterations: 300,
+        fast: 0,
+        full_share: 1000,
         opening: 2,
         seed: 5,
         teacher: data::fingerprint(&Default::default()),
@@ -20,6 +22,8 @@ fn options(out: &Path, games: u32, resume: bool) -> SelfplayOptions {
         out: out.to_path_buf(),
         games,
         iterations: header().iterations,
+        fast: None,
+        full_share: 0.25,
         opening: header().opening,
         seed: header().seed,
         threads: 2,
@@ -156,7 +160,7 @@ fn damage_is_an_error_naming_the_offset() {
 
     let mut flipped = good.clone();
     flipped[data::HEADER_LEN + 10] ^= 1;
-    assert!(error(&flipped).contains("offset 32: the game record's checksum does not match"));
+    assert!(error(&flipped).contains("offset 40: the game record's checksum does not match"));
     let mut magic = good.clone();
     magic[0] = b'X';
     assert!(error(&magic).contains("offset 0: not a twixt-train data file"));
@@ -185,7 +189,42 @@ fn a_record_that_decodes_wrong_names_its_offset() {
     let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
     assert_eq!(error, "offset 104: winner 9 is not 0, 1 or 2");
     payload[4] = 0;
-    payload[8] = 200;
+    payload[9] = 200;
     let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
-    assert_eq!(error, "offset 108: 200 is not a move");
+    assert_eq!(error, "offset 109: 200 is not a move");
+    payload[9] = 255;
+    payload[8] = 1;
+    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    assert_eq!(
+        error,
+        "offset 108: ply 0, a random opening peg, is marked as searched"
+    );
+}
+
+#[test]
+fn fast_runs_record_a_share_of_full_searches() {
+    let fast = Header {
+        fast: 30,
+        full_share: 250,
+        ..header()
+    };
+    let (mut full, mut searched) = (0, 0);
+    for index in 0..4 {
+        let game = selfplay::play_game(fast, &Default::default(), index);
+        assert!(game == selfplay::play_game(fast, &Default::default(), index));
+        let mut pos = Position::new();
+        for (i, ply) in game.plies.iter().enumerate() {
+            if let Some(s) = &ply.search {
+                assert!(i >= 2, "ply {i}");
+                assert!(s.visits.iter().all(|(m, _)| pos.legal_moves().contains(m)));
+                let total: u32 = s.visits.iter().map(|v| v.1).sum();
+                assert!(total > 30 || s.visits.len() == 1, "a full search: {total}");
+                full += 1;
+            }
+            searched += usize::from(i >= 2);
+            pos.play(ply.mv).unwrap();
+        }
+        assert_eq!(data::decode(&data::encode(&game), 0).unwrap(), game);
+    }
+    assert!(full > 0 && full < searched / 2, "{full} of {searched}");
 }

@@ -1,0 +1,160 @@
+//! `twixt-train net`: fits the value network to self-play results, one held-out tenth of the
+//! games scoring it, and writes the model. Deterministic for a seed: one thread, the order
+//! of the samples and the mirror of each drawn from the seed.
+
+use super::file;
+use super::model::{log_loss, Adam, Model, PARAMS};
+use super::quantized;
+use super::samples::{Mirrors, Samples};
+use crate::data;
+use crate::fitcmd::HOLD_OUT_EVERY;
+use anyhow::{bail, Result};
+use std::path::PathBuf;
+use std::time::Instant;
+use twixt::rng::FastRng;
+
+/// The options of `twixt-train net`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct NetOptions {
+    /// Data files written by `selfplay`.
+    #[arg(required = true)]
+    pub data: Vec<PathBuf>,
+    /// Where to write the model.
+    #[arg(long, short)]
+    pub out: PathBuf,
+    /// Passes over the training set.
+    #[arg(long, default_value_t = 10)]
+    pub epochs: usize,
+    /// Adam's step size at the start; it falls linearly to a tenth of this by the last epoch.
+    #[arg(long, default_value_t = 0.001)]
+    pub rate: f32,
+    /// Samples a step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// Weight decay on the input rows.
+    #[arg(long, default_value_t = 1e-4)]
+    pub l2: f32,
+    /// Fit on at most this many of the training games (the learning curve); all by default.
+    #[arg(long)]
+    pub games: Option<usize>,
+    /// The seed of the initial weights, the order and the mirrors.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+}
+
+/// The mean log-loss of `predict` on the samples `which` of `set`.
+fn mean_loss(set: &Samples, which: &[usize], predict: impl Fn(usize) -> f32) -> f64 {
+    let sum: f64 = which
+        .iter()
+        .map(|&i| f64::from(log_loss(predict(i), set.won[i])))
+        .sum();
+    sum / which.len().max(1) as f64
+}
+
+/// Fits a model to `train`; `report` hears each epoch's number and mean training loss.
+pub fn fit(train: &Samples, o: &NetOptions, mut report: impl FnMut(usize, f64, &Model)) -> Model {
+    let mirrors = Mirrors::new();
+    let mut model = Model::new(o.seed);
+    let mut adam = Adam::new(PARAMS);
+    let mut grad = vec![0.0f32; PARAMS];
+    let mut rng = FastRng::new(o.seed ^ 0x5eed);
+    let mut order: Vec<usize> = (0..train.len()).collect();
+    let (mut a, mut b) = (Vec::new(), Vec::new());
+    for epoch in 1..=o.epochs {
+        let done = (epoch - 1) as f32 / (o.epochs.max(2) - 1) as f32;
+        let rate = o.rate * (1.0 - 0.9 * done);
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i as u32 + 1) as usize);
+        }
+        let mut total = 0.0f64;
+        for batch in order.chunks(o.batch.max(1)) {
+            grad.fill(0.0);
+            for &i in batch {
+                let s = train.get(i);
+                let k = rng.below(4) as usize;
+                let perm = |v: &[u16], viewer, out: &mut Vec<u16>| {
+                    let p = mirrors.of(k, viewer);
+                    out.clear();
+                    out.extend(v.iter().map(|&x| p[x as usize]));
+                };
+                perm(s.views[0], s.mover, &mut a);
+                perm(s.views[1], s.mover.other(), &mut b);
+                total += f64::from(model.backward([&a, &b], s.won, &mut grad));
+            }
+            adam.step(&mut model.params, &grad, batch.len(), rate, o.l2);
+        }
+        report(epoch, total / train.len().max(1) as f64, &model);
+    }
+    model
+}
+
+/// Runs `net`.
+pub fn run(o: &NetOptions) -> Result<()> {
+    let start = Instant::now();
+    let games = data::read_complete(&o.data)?;
+    let all = Samples::of_games(&games);
+    let held = all.filter(|g| g.is_multiple_of(HOLD_OUT_EVERY));
+    let mut fit_games: Vec<u32> = games
+        .iter()
+        .map(|g| g.index)
+        .filter(|g| !g.is_multiple_of(HOLD_OUT_EVERY))
+        .collect();
+    fit_games.sort_unstable();
+    fit_games.dedup();
+    let last = match o.games {
+        Some(n) if n < fit_games.len() => fit_games[n],
+        _ => u32::MAX,
+    };
+    let train = all.filter(|g| !g.is_multiple_of(HOLD_OUT_EVERY) && g < last);
+    if train.is_empty() || held.is_empty() {
+        bail!(
+            "too few decided games to fit and score: {} positions to fit, {} held out",
+            train.len(),
+            held.len()
+        );
+    }
+    println!(
+        "positions: {} to fit, {} held out (games 0, 10, 20, ...), {:.1} s to read",
+        train.len(),
+        held.len(),
+        start.elapsed().as_secs_f64()
+    );
+    let every: Vec<usize> = (0..held.len()).collect();
+    let mean = train.won.iter().map(|&w| f64::from(w)).sum::<f64>() / train.len() as f64;
+    println!(
+        "held-out log-loss: constant {:.4}, distance value {:.4}",
+        mean_loss(&held, &every, |_| mean as f32),
+        mean_loss(&held, &every, |i| held.distance[i])
+    );
+    let searched: Vec<usize> = every
+        .iter()
+        .copied()
+        .filter(|&i| !held.search[i].is_nan())
+        .collect();
+    let model = fit(&train, o, |epoch, loss, m| {
+        let h = mean_loss(&held, &every, |i| m.predict(&held.get(i)));
+        println!(
+            "epoch {epoch:>3}: training log-loss {loss:.4}, held-out {h:.4}, {:.0} s",
+            start.elapsed().as_secs_f64()
+        );
+    });
+    let net = model.quantize();
+    let q = mean_loss(&held, &every, |i| quantized::value(&net, &held.get(i)));
+    println!("held-out log-loss of the shipped integers: {q:.4}");
+    if !searched.is_empty() {
+        println!(
+            "on the {} held-out positions of full searches: network {:.4}, distance value {:.4}, the search's own value {:.4}",
+            searched.len(),
+            mean_loss(&held, &searched, |i| model.predict(&held.get(i))),
+            mean_loss(&held, &searched, |i| held.distance[i]),
+            mean_loss(&held, &searched, |i| held.search[i]),
+        );
+    }
+    file::write(&o.out, &model)?;
+    println!(
+        "{}: written, {:.0} s in all",
+        o.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}

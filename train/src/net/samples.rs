@@ -1,0 +1,175 @@
+//! The value network's training samples: every position of a decided game, with the inputs of
+//! both players' views, the player to move and whether it won; and the board's mirror images
+//! as permutations of the inputs, for augmentation.
+
+use crate::data::Game;
+use twixt::bridge::Bridge;
+use twixt::knowledge::inputs::{self, INPUTS};
+use twixt::knowledge::value;
+use twixt::search::params::Params;
+use twixt::{Cell, Player, Position};
+
+/// Positions packed flat: one allocation for all their inputs.
+#[derive(Clone, Debug, Default)]
+pub struct Samples {
+    /// Each sample's inputs, the mover's view and then the opponent's, back to back.
+    inputs: Vec<u16>,
+    /// Where each sample's inputs start (one more entry than samples: the end).
+    start: Vec<u32>,
+    /// How many of a sample's inputs are the mover's view.
+    split: Vec<u16>,
+    /// Whether player 1 was to move.
+    mover_one: Vec<bool>,
+    /// 1 when the mover won, 0 when it lost.
+    pub won: Vec<f32>,
+    /// The game each sample is from.
+    pub game: Vec<u32>,
+    /// What a full search made of the move chosen there, for the mover (NaN without one).
+    pub search: Vec<f32>,
+    /// The distance value's chance for the mover, at the search's default weights.
+    pub distance: Vec<f32>,
+    /// The search's default parameters (the distance value's weights).
+    defaults: Params,
+}
+
+/// One sample's view of [`Samples`].
+#[derive(Clone, Copy, Debug)]
+pub struct Sample<'a> {
+    /// The mover's inputs, then the opponent's.
+    pub views: [&'a [u16]; 2],
+    /// The player to move.
+    pub mover: Player,
+    /// 1 when the mover won, 0 when it lost.
+    pub won: f32,
+}
+
+impl Samples {
+    /// The samples of `games`: every position before the end of a game that was not drawn.
+    pub fn of_games(games: &[Game]) -> Samples {
+        let mut out = Samples {
+            start: vec![0],
+            ..Samples::default()
+        };
+        for game in games {
+            out.add_game(game);
+        }
+        out
+    }
+
+    fn add_game(&mut self, game: &Game) {
+        let Some(winner) = game.winner else { return };
+        let mut pos = Position::new();
+        for ply in &game.plies {
+            let mover = pos.to_move();
+            let views = [mover, mover.other()].map(|v| inputs::active(pos.board(), v));
+            self.split.push(views[0].len() as u16);
+            for view in &views {
+                self.inputs.extend(view.iter().map(|&i| i as u16));
+            }
+            self.start.push(self.inputs.len() as u32);
+            self.mover_one.push(mover == Player::One);
+            self.won.push(f32::from(u8::from(winner == mover)));
+            self.game.push(game.index);
+            self.search
+                .push(ply.search.as_ref().map_or(f32::NAN, |s| s.value));
+            let (bias, scale) = (self.defaults.value_bias, self.defaults.value_scale);
+            self.distance.push(value::value(&pos, bias, scale));
+            pos.play_unchecked(ply.mv);
+        }
+    }
+
+    /// How many samples there are.
+    pub fn len(&self) -> usize {
+        self.won.len()
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.won.is_empty()
+    }
+
+    /// Sample `i`.
+    pub fn get(&self, i: usize) -> Sample<'_> {
+        let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
+        let mid = a + self.split[i] as usize;
+        Sample {
+            views: [&self.inputs[a..mid], &self.inputs[mid..b]],
+            mover: [Player::Zero, Player::One][usize::from(self.mover_one[i])],
+            won: self.won[i],
+        }
+    }
+
+    /// The samples whose game passes `keep`, in order.
+    pub fn filter(&self, keep: impl Fn(u32) -> bool) -> Samples {
+        let mut out = Samples {
+            start: vec![0],
+            ..Samples::default()
+        };
+        for i in (0..self.len()).filter(|&i| keep(self.game[i])) {
+            let s = self.get(i);
+            out.split.push(s.views[0].len() as u16);
+            out.inputs.extend(s.views[0].iter().chain(s.views[1]));
+            out.start.push(out.inputs.len() as u32);
+            out.mover_one.push(self.mover_one[i]);
+            out.won.push(self.won[i]);
+            out.game.push(self.game[i]);
+            out.search.push(self.search[i]);
+            out.distance.push(self.distance[i]);
+        }
+        out
+    }
+}
+
+/// The board's four symmetries that keep each player's borders, as permutations of the
+/// inputs of player 0's view: none, left-right, top-bottom, both. Player 1's view is
+/// transposed, so a left-right mirror of the board is a top-bottom one in its view.
+pub struct Mirrors {
+    perms: [Vec<u16>; 4],
+}
+
+impl Mirrors {
+    /// The four permutations.
+    pub fn new() -> Mirrors {
+        let flip = |k: usize, c: Cell| {
+            let (x, y) = (c.x(), c.y());
+            let x = if k & 1 == 1 { 11 - x } else { x };
+            let y = if k & 2 == 2 { 11 - y } else { y };
+            Cell::new(x, y).expect("a mirrored hole is a hole")
+        };
+        let perms = [0, 1, 2, 3].map(|k| {
+            let mut perm = vec![u16::MAX; INPUTS];
+            for owner in Player::BOTH {
+                for c in Cell::all().filter(|c| c.allowed_for(owner)) {
+                    perm[inputs::peg_input(Player::Zero, owner, c)] =
+                        inputs::peg_input(Player::Zero, owner, flip(k, c)) as u16;
+                }
+                for b in Bridge::all() {
+                    let (lo, up) = b.ends();
+                    if lo.allowed_for(owner) && up.allowed_for(owner) {
+                        let m = Bridge::between(flip(k, lo), flip(k, up)).expect("a knight's move");
+                        perm[inputs::link_input(Player::Zero, owner, b)] =
+                            inputs::link_input(Player::Zero, owner, m) as u16;
+                    }
+                }
+            }
+            perm
+        });
+        Mirrors { perms }
+    }
+
+    /// The permutation for `viewer`'s view when the board is mirrored by `k` (bit 0: left-right,
+    /// bit 1: top-bottom).
+    pub fn of(&self, k: usize, viewer: Player) -> &[u16] {
+        let k = match viewer {
+            Player::Zero => k,
+            Player::One => (k & 1) << 1 | (k >> 1),
+        };
+        &self.perms[k]
+    }
+}
+
+impl Default for Mirrors {
+    fn default() -> Self {
+        Mirrors::new()
+    }
+}

@@ -1,0 +1,216 @@
+//! The value network's training side: mirrored inputs are the inputs of the mirrored board,
+//! the gradient is the loss's slope, the trainer's integer arithmetic is the engine's, and
+//! the model file round-trips and names its damage.
+
+use twixt::board::Board;
+use twixt::bridge::Bridge;
+use twixt::knowledge::inputs;
+use twixt::knowledge::network::Network;
+use twixt::rng::FastRng;
+use twixt::{Cell, Move, Player, Position};
+use twixt_train::data::{Game, Ply};
+use twixt_train::net::model::{Model, PARAMS};
+use twixt_train::net::samples::{Mirrors, Samples};
+use twixt_train::net::{file, quantized};
+
+/// A random game to its end, with its winner.
+fn random_game(seed: u64) -> Game {
+    let mut rng = FastRng::new(seed);
+    let mut pos = Position::new();
+    let mut plies = Vec::new();
+    while pos.outcome().is_none() {
+        let moves = pos.legal_moves();
+        let mv = moves[rng.below(moves.len() as u32) as usize];
+        pos.play(mv).unwrap();
+        plies.push(Ply { mv, search: None });
+    }
+    let winner = match pos.outcome() {
+        Some(twixt::Outcome::Win(p)) => Some(p),
+        _ => None,
+    };
+    Game {
+        index: seed as u32,
+        winner,
+        opening: 0,
+        plies,
+    }
+}
+
+fn position_after(game: &Game, n: usize) -> Position {
+    let mut pos = Position::new();
+    for ply in &game.plies[..n] {
+        pos.play_unchecked(ply.mv);
+    }
+    pos
+}
+
+fn flip(k: usize, c: Cell) -> Cell {
+    let x = if k & 1 == 1 { 11 - c.x() } else { c.x() };
+    let y = if k & 2 == 2 { 11 - c.y() } else { c.y() };
+    Cell::new(x, y).unwrap()
+}
+
+#[test]
+fn mirrored_inputs_are_the_mirrored_board_s() {
+    let mirrors = Mirrors::new();
+    for seed in 0..10 {
+        let game = random_game(seed);
+        let board = position_after(&game, game.plies.len()).board().clone();
+        for k in 0..4 {
+            let mut mirrored = Board::new();
+            for p in Player::BOTH {
+                for c in board.pegs(p).iter() {
+                    mirrored.put_peg(p, flip(k, c));
+                }
+                for b in board.links(p) {
+                    let (lo, up) = b.ends();
+                    mirrored.put_link(p, Bridge::between(flip(k, lo), flip(k, up)).unwrap());
+                }
+            }
+            for viewer in Player::BOTH {
+                let perm = mirrors.of(k, viewer);
+                let mut moved: Vec<usize> = inputs::active(&board, viewer)
+                    .iter()
+                    .map(|&i| perm[i] as usize)
+                    .collect();
+                let mut direct = inputs::active(&mirrored, viewer);
+                moved.sort_unstable();
+                direct.sort_unstable();
+                assert_eq!(moved, direct, "game {seed}, mirror {k}, {viewer:?}");
+            }
+        }
+    }
+}
+
+#[test]
+fn the_gradient_is_the_slope_of_the_loss() {
+    let game = random_game(3);
+    let samples = Samples::of_games(&[game]);
+    let s = samples.get(samples.len() / 2);
+    let mut model = Model::new(9);
+    let mut grad = vec![0.0; PARAMS];
+    model.backward(s.views, s.won, &mut grad);
+    // The parameters with a gradient: some of each kind.
+    let touched: Vec<usize> = (0..PARAMS).filter(|&i| grad[i] != 0.0).collect();
+    assert!(touched.len() > 40, "{}", touched.len());
+    let loss = |m: &Model| {
+        let p = m.forward(s.views).p as f64;
+        -(s.won as f64 * p.ln() + (1.0 - s.won as f64) * (1.0 - p).ln())
+    };
+    for &i in touched.iter().step_by(7).chain([&(PARAMS - 1)]) {
+        let h = 1e-2;
+        let w = model.params[i];
+        model.params[i] = w + h;
+        let up = loss(&model);
+        model.params[i] = w - h;
+        let down = loss(&model);
+        model.params[i] = w;
+        let slope = (up - down) / (2.0 * h as f64);
+        assert!(
+            (slope - grad[i] as f64).abs() < 2e-3 + 0.02 * slope.abs(),
+            "parameter {i}: slope {slope}, gradient {}",
+            grad[i]
+        );
+    }
+}
+
+#[test]
+fn the_trainer_s_integer_arithmetic_is_the_engine_s() {
+    let net = Model::new(5).quantize();
+    for seed in 0..6 {
+        let game = random_game(seed);
+        let samples = Samples::of_games(std::slice::from_ref(&game));
+        for i in 0..samples.len() {
+            let pos = position_after(&game, i);
+            let engine = net.value(&net.accumulate(pos.board()), pos.to_move());
+            let trainer = quantized::value(&net, &samples.get(i));
+            assert!(
+                (engine - trainer).abs() < 1e-6,
+                "game {seed} ply {i}: {engine} {trainer}"
+            );
+        }
+    }
+}
+
+#[test]
+fn the_quantized_network_is_near_the_model() {
+    let model = Model::new(2);
+    let net: Network = model.quantize();
+    let samples = Samples::of_games(&[random_game(1), random_game(2)]);
+    for i in 0..samples.len() {
+        let s = samples.get(i);
+        let (f, q) = (model.predict(&s), quantized::value(&net, &s));
+        assert!((f - q).abs() < 0.02, "sample {i}: {f} {q}");
+    }
+}
+
+#[test]
+fn a_model_file_round_trips_and_names_its_damage() {
+    let model = Model::new(4);
+    let text = file::to_text(&model);
+    assert!(file::parse(&text).unwrap() == model);
+    let error = |t: &str| format!("{:#}", file::parse(t).unwrap_err());
+    let cut = &text[..text.len() / 2];
+    let cut = &cut[..cut.rfind('\n').unwrap() + 1];
+    assert!(error(cut).contains("the file ends early"), "{}", error(cut));
+    let changed = text.replacen("\n0.", "\n1.", 1);
+    assert!(
+        error(&changed).contains("where the weights give"),
+        "{}",
+        error(&changed)
+    );
+    let word = text.replacen("hidden 32", "hidden 33", 1);
+    assert_eq!(
+        error(&word),
+        "line 3 (offset 25): 'hidden 33' where 'hidden 32' belongs"
+    );
+}
+
+#[test]
+fn samples_hold_every_position_of_decided_games_from_the_mover_s_side() {
+    let games: Vec<Game> = (0..5).map(random_game).collect();
+    let samples = Samples::of_games(&games);
+    let decided: usize = games
+        .iter()
+        .filter(|g| g.winner.is_some())
+        .map(|g| g.plies.len())
+        .sum();
+    assert_eq!(samples.len(), decided);
+    let mut i = 0;
+    for g in games.iter().filter(|g| g.winner.is_some()) {
+        for n in 0..g.plies.len() {
+            let pos = position_after(g, n);
+            let s = samples.get(i);
+            assert_eq!(s.mover, pos.to_move());
+            assert_eq!(s.won, f32::from(u8::from(g.winner == Some(s.mover))));
+            let mut own: Vec<usize> = s.views[0].iter().map(|&v| v as usize).collect();
+            own.sort_unstable();
+            let mut want = inputs::active(pos.board(), s.mover);
+            want.sort_unstable();
+            assert_eq!(own, want);
+            i += 1;
+        }
+        assert!(matches!(g.plies[0].mv, Move::Peg(_)));
+    }
+}
+
+#[test]
+fn a_fit_is_the_same_for_the_same_seed() {
+    let games: Vec<Game> = (0..8).map(random_game).collect();
+    let samples = Samples::of_games(&games);
+    let options = |seed| twixt_train::net::fit::NetOptions {
+        data: Vec::new(),
+        out: "unused".into(),
+        epochs: 2,
+        rate: 0.01,
+        batch: 16,
+        l2: 1e-4,
+        games: None,
+        seed,
+    };
+    let fit = |seed| twixt_train::net::fit::fit(&samples, &options(seed), |_, _, _| {});
+    let once = fit(3);
+    assert!(once == fit(3), "a second fit with the same seed differs");
+    assert!(once != fit(4), "another seed gives another fit");
+    assert!(once != Model::new(3), "the fit moved the weights");
+}
