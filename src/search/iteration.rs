@@ -6,6 +6,7 @@ use super::playout::playout;
 use super::policy::saving_playout;
 use super::prior::{self, Recent};
 use super::select::select;
+use super::tactics;
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
 use crate::knowledge::network::{Accumulator, Network};
@@ -107,6 +108,8 @@ impl Iteration {
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
                 let estimate = (params.value_mix > 0.0 || params.minimax > 0.0).then(|| {
                     let v = match &net {
+                        // A win in one is beyond what one layer sees: the tactics say it.
+                        Some(_) if tactics::can_win_now(&pos) => 1.0,
                         Some((network, acc)) => network.value(acc, pos.to_move()),
                         None => value::value(&pos, params.value_bias, params.value_scale),
                     };

@@ -45,6 +45,9 @@ enum Command {
         #[arg(long, short, default_value = export::MODULE)]
         out: PathBuf,
     },
+    /// Score the value network on games it never saw (results files of twixt-referee): its
+    /// log-loss against the distance value's, and how it ranks the moves played.
+    Probe(twixt_train::net::probe::ProbeOptions),
     /// Write the engine module that ships a value model's integers in the bot.
     ExportNet {
         /// The model file written by `net`.
@@ -70,6 +73,7 @@ fn main() -> ExitCode {
         Command::Fit(options) => fitcmd::run(&options),
         Command::Value(options) => value::run(&options),
         Command::Net(options) => net::run(&options),
+        Command::Probe(options) => twixt_train::net::probe::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
         Command::ExportNet { model, out, golden } => {
             twixt_train::net::export::run(&model, &out, &golden)

@@ -214,3 +214,34 @@ fn a_fit_is_the_same_for_the_same_seed() {
     assert!(once != fit(4), "another seed gives another fit");
     assert!(once != Model::new(3), "the fit moved the weights");
 }
+
+#[test]
+fn probe_reads_results_files_and_names_a_bad_line() {
+    use twixt_train::net::probe::{self, ProbeOptions};
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("results.jsonl");
+    let mut text = String::new();
+    for seed in 0..3 {
+        let game = random_game(seed);
+        let Some(winner) = game.winner else { continue };
+        let moves: Vec<String> = game.plies.iter().map(|p| format!("\"{}\"", p.mv)).collect();
+        text.push_str(&format!(
+            "{{\"moves\":[{}],\"winner\":{}}}\n",
+            moves.join(","),
+            winner.index()
+        ));
+    }
+    std::fs::write(&path, &text).unwrap();
+    let options = ProbeOptions {
+        results: vec![path.clone()],
+        model: None,
+    };
+    probe::run(&options).unwrap();
+    std::fs::write(&path, format!("{text}{{\"moves\":[\"Z9\"],\"winner\":0}}\n")).unwrap();
+    let error = format!("{:#}", probe::run(&options).unwrap_err());
+    let bad = format!("results.jsonl: line {}: 'Z9' is not a move", text.lines().count() + 1);
+    assert!(error.contains(&bad), "{error}");
+    std::fs::write(&path, "{\"moves\":[").unwrap();
+    let error = format!("{:#}", probe::run(&options).unwrap_err());
+    assert!(error.contains("results.jsonl: line 1"), "{error}");
+}

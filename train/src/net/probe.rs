@@ -1,0 +1,142 @@
+//! `twixt-train probe`: what a value network makes of games it never trained on, such as a
+//! match's results file. Two figures: its log-loss on every position of the decided games
+//! (against the distance value's, by phase of the game), and where the move actually played
+//! ranks among the legal moves by the network's value one ply ahead: a value that guides a
+//! search must tell a position's moves apart, not only who is ahead.
+
+use super::file;
+use anyhow::{bail, Context, Result};
+use std::path::PathBuf;
+use twixt::knowledge::network::Network;
+use twixt::knowledge::value;
+use twixt::search::params::Params;
+use twixt::{Move, Player, Position};
+
+/// The options of `twixt-train probe`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ProbeOptions {
+    /// Results files of `twixt-referee match` or `game --record` (JSON lines).
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// A model file to probe instead of the shipped network.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+}
+
+/// One decided game: its moves and its winner.
+fn games(path: &PathBuf) -> Result<Vec<(Vec<Move>, Player)>> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    let mut out = Vec::new();
+    for (n, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let at = || format!("{}: line {}", path.display(), n + 1);
+        let record: serde_json::Value = serde_json::from_str(line).with_context(at)?;
+        let Some(winner) = record["winner"].as_u64() else {
+            continue;
+        };
+        let moves = record["moves"]
+            .as_array()
+            .with_context(|| format!("{}: no moves", at()))?;
+        let moves: Result<Vec<Move>> = moves
+            .iter()
+            .map(|m| {
+                let text = m.as_str().unwrap_or_default();
+                text.parse()
+                    .map_err(|_| anyhow::anyhow!("{}: '{text}' is not a move", at()))
+            })
+            .collect();
+        let winner = Player::from_index(winner as usize).with_context(at)?;
+        out.push((moves?, winner));
+    }
+    Ok(out)
+}
+
+fn log_loss(p: f32, won: bool) -> f64 {
+    let p = f64::from(p).clamp(1e-4, 1.0 - 1e-4);
+    -(if won { p.ln() } else { (1.0 - p).ln() })
+}
+
+/// The share of legal pegs the network ranks above `played`, one ply ahead, for the mover.
+fn rank_share(net: &Network, pos: &Position, played: Move) -> Option<f64> {
+    let after = |m: Move| {
+        let mut p = pos.clone();
+        p.play_unchecked(m);
+        match p.outcome() {
+            Some(_) => 1.0,
+            None => 1.0 - net.value(&net.accumulate(p.board()), p.to_move()),
+        }
+    };
+    let pegs: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != Move::Swap)
+        .collect();
+    let mine = pegs.contains(&played).then(|| after(played))?;
+    let above = pegs.iter().filter(|&&m| after(m) > mine).count();
+    Some(above as f64 / pegs.len() as f64)
+}
+
+/// Runs `probe`.
+pub fn run(o: &ProbeOptions) -> Result<()> {
+    let net = match &o.model {
+        Some(path) => file::read(path)?.quantize(),
+        None => Network::shipped().map_err(|e| anyhow::anyhow!("the shipped network: {e}"))?,
+    };
+    let d = Params::default();
+    // By phase (plies 0-9, 10-19, 20-29, 30 on): network loss, distance loss, positions.
+    let mut phases = [(0.0, 0.0, 0usize); 4];
+    let mut ranks = Vec::new();
+    for path in &o.results {
+        for (moves, winner) in games(path)? {
+            let mut pos = Position::new();
+            for (i, &mv) in moves.iter().enumerate() {
+                let me = pos.to_move();
+                let v = net.value(&net.accumulate(pos.board()), me);
+                let dist = value::value(&pos, d.value_bias, d.value_scale);
+                let phase = &mut phases[(i / 10).min(3)];
+                phase.0 += log_loss(v, me == winner);
+                phase.1 += log_loss(dist, me == winner);
+                phase.2 += 1;
+                if i >= 2 {
+                    ranks.extend(rank_share(&net, &pos, mv));
+                }
+                pos.play(mv)
+                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+            }
+        }
+    }
+    let all = phases
+        .iter()
+        .fold((0.0, 0.0, 0), |a, p| (a.0 + p.0, a.1 + p.1, a.2 + p.2));
+    if all.2 == 0 || ranks.is_empty() {
+        bail!("no decided game to probe");
+    }
+    println!(
+        "log-loss on {} positions: network {:.4}, distance value {:.4}",
+        all.2,
+        all.0 / all.2 as f64,
+        all.1 / all.2 as f64
+    );
+    for (k, p) in phases.iter().enumerate().filter(|(_, p)| p.2 > 0) {
+        let plies = ["0-9", "10-19", "20-29", "30 on"][k];
+        println!(
+            "  plies {plies:>5}: network {:.4}, distance value {:.4} ({} positions)",
+            p.0 / p.2 as f64,
+            p.1 / p.2 as f64,
+            p.2
+        );
+    }
+    ranks.sort_by(f64::total_cmp);
+    let q = |f: f64| ranks[((ranks.len() - 1) as f64 * f) as usize];
+    println!(
+        "the move played, among the legal pegs by the network one ply ahead: {:.1}% ranked above it at the median (quartiles {:.1}%, {:.1}%; {} positions)",
+        100.0 * q(0.5),
+        100.0 * q(0.25),
+        100.0 * q(0.75),
+        ranks.len()
+    );
+    Ok(())
+}
