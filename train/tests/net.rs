@@ -237,9 +237,16 @@ fn probe_reads_results_files_and_names_a_bad_line() {
         model: None,
     };
     probe::run(&options).unwrap();
-    std::fs::write(&path, format!("{text}{{\"moves\":[\"Z9\"],\"winner\":0}}\n")).unwrap();
+    std::fs::write(
+        &path,
+        format!("{text}{{\"moves\":[\"Z9\"],\"winner\":0}}\n"),
+    )
+    .unwrap();
     let error = format!("{:#}", probe::run(&options).unwrap_err());
-    let bad = format!("results.jsonl: line {}: 'Z9' is not a move", text.lines().count() + 1);
+    let bad = format!(
+        "results.jsonl: line {}: 'Z9' is not a move",
+        text.lines().count() + 1
+    );
     assert!(error.contains(&bad), "{error}");
     std::fs::write(&path, "{\"moves\":[").unwrap();
     let error = format!("{:#}", probe::run(&options).unwrap_err());
