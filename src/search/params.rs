@@ -85,10 +85,10 @@ macro_rules! with_params {
             /// Weight of the value (the distance value, [`crate::knowledge::value`], or with
             /// `value_net` the network) in each iteration's result, against the playout's (0:
             /// playouts alone; 1: the value alone, and no playout is played).
-            value_mix: f32 = 0.0, min 0.0, max 1.0, step 0.05;
+            value_mix: f32 = 0.25, min 0.0, max 1.0, step 0.05;
             /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
             /// accumulators follow each iteration down the tree, rather than the distance's.
-            value_net: bool = false, min false, max true, step true;
+            value_net: bool = true, min false, max true, step true;
             /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
             /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
             /// leaves below it, kept apart from the playouts' results (0: off).
