@@ -207,12 +207,21 @@ fn a_fit_is_the_same_for_the_same_seed() {
         l2: 1e-4,
         games: None,
         seed,
+        init: None,
     };
-    let fit = |seed| twixt_train::net::fit::fit(&samples, &options(seed), |_, _, _| {});
+    let fit =
+        |seed| twixt_train::net::fit::fit(&samples, Model::new(seed), &options(seed), |_, _, _| {});
     let once = fit(3);
     assert!(once == fit(3), "a second fit with the same seed differs");
     assert!(once != fit(4), "another seed gives another fit");
     assert!(once != Model::new(3), "the fit moved the weights");
+    let start = Model::new(9);
+    let on = twixt_train::net::fit::fit(&samples, start.clone(), &options(3), |_, _, _| {});
+    assert!(on != once, "the fit did not start from the model given");
+    let mut none = options(3);
+    none.epochs = 0;
+    let kept = twixt_train::net::fit::fit(&samples, start.clone(), &none, |_, _, _| {});
+    assert!(kept == start, "no epoch changed the weights");
 }
 
 #[test]

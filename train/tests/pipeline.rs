@@ -103,6 +103,7 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         l2: 1e-6,
         games: None,
         seed: 1,
+        init: None,
     };
     net::fit::run(&options).unwrap();
     let model = net::file::read(&model_path).unwrap();

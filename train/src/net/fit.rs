@@ -40,6 +40,10 @@ pub struct NetOptions {
     /// The seed of the initial weights, the order and the mirrors.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Start from this model's weights instead of random ones (a generation trained on
+    /// from the last); with `--epochs 0` this scores the model on the data's held-out games.
+    #[arg(long, value_name = "MODEL")]
+    pub init: Option<PathBuf>,
 }
 
 /// The mean log-loss of `predict` on the samples `which` of `set`.
@@ -52,9 +56,14 @@ fn mean_loss(set: &Samples, which: &[usize], predict: impl Fn(usize) -> f32) -> 
 }
 
 /// Fits a model to `train`; `report` hears each epoch's number and mean training loss.
-pub fn fit(train: &Samples, o: &NetOptions, mut report: impl FnMut(usize, f64, &Model)) -> Model {
+pub fn fit(
+    train: &Samples,
+    start: Model,
+    o: &NetOptions,
+    mut report: impl FnMut(usize, f64, &Model),
+) -> Model {
     let mirrors = Mirrors::new();
-    let mut model = Model::new(o.seed);
+    let mut model = start;
     let mut adam = Adam::new(PARAMS);
     let mut grad = vec![0.0f32; PARAMS];
     let mut rng = FastRng::new(o.seed ^ 0x5eed);
@@ -91,6 +100,10 @@ pub fn fit(train: &Samples, o: &NetOptions, mut report: impl FnMut(usize, f64, &
 /// Runs `net`.
 pub fn run(o: &NetOptions) -> Result<()> {
     let start = Instant::now();
+    let init = match &o.init {
+        Some(path) => file::read(path)?,
+        None => Model::new(o.seed),
+    };
     let games = data::read_complete(&o.data)?;
     let all = Samples::of_games(&games);
     let held = all.filter(|g| g.is_multiple_of(HOLD_OUT_EVERY));
@@ -131,7 +144,7 @@ pub fn run(o: &NetOptions) -> Result<()> {
         .copied()
         .filter(|&i| !held.search[i].is_nan())
         .collect();
-    let model = fit(&train, o, |epoch, loss, m| {
+    let model = fit(&train, init, o, |epoch, loss, m| {
         let h = mean_loss(&held, &every, |i| m.predict(&held.get(i)));
         println!(
             "epoch {epoch:>3}: training log-loss {loss:.4}, held-out {h:.4}, {:.0} s",
