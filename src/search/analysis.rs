@@ -1,8 +1,10 @@
-//! The search's view of its root, for `twixt-bot analyze`: a search that keeps its tree, and
-//! the root's moves read off it with their statistics and principal variations.
+//! The search's view of its root, for `twixt-bot analyze` and the board's live analysis: a
+//! search that keeps its tree (and goes on in it, slice by slice), and the root's moves read
+//! off it with their statistics and principal variations.
 
 use super::tree::{Tree, ROOT};
 use super::{safe_root, Limits, Report, Searcher};
+use crate::cell::Player;
 use crate::position::{Move, Position};
 
 /// One root move as the search left it.
@@ -37,6 +39,25 @@ impl Searcher {
         let root = safe_root(pos, &moves).unwrap_or(moves);
         self.keep_next = true;
         Some(self.search(pos, Tree::new(self.params.max_nodes), root, limits))
+    }
+
+    /// Searches on in the tree that [`Searcher::analyse`] (or this) kept, when it is of `pos`
+    /// (the same pegs, the same player to move), and keeps it again: an analysis in slices,
+    /// read with [`Searcher::analysis`] between them to show it live. The report counts this
+    /// slice's iterations only. `None`, and the kept tree dropped, when it is of another
+    /// position or there is none.
+    pub fn analyse_on(&mut self, pos: &Position, limits: &Limits) -> Option<Report> {
+        let (prev, tree) = self.last.take()?;
+        let same = prev.to_move() == pos.to_move()
+            && Player::BOTH
+                .iter()
+                .all(|&p| prev.board().pegs(p) == pos.board().pegs(p));
+        if !same || tree.get(ROOT).children == 0 {
+            return None;
+        }
+        let root = tree.children(ROOT).map(|i| tree.get(i).mv).collect();
+        self.keep_next = true;
+        Some(self.search(pos, tree, root, limits))
     }
 
     /// The last kept tree's root moves, most visited first, at most `top` of them, each with a
@@ -120,6 +141,21 @@ mod tests {
             .all(|l| (0.0..=1.0).contains(&l.value) && l.prior > 0.0));
         assert_eq!(s.analysis(3, 2).len(), 3);
         assert!(s.analysis(3, 2).iter().all(|l| l.line.len() <= 2));
+    }
+
+    #[test]
+    fn an_analysis_goes_on_in_its_tree_slice_by_slice() {
+        let pos = position("F6 E7 G8");
+        let mut s = Searcher::new(Params::default(), 1);
+        assert!(s.analyse_on(&pos, &iterations(10)).is_none(), "no tree yet");
+        s.analyse(&pos, pos.legal_moves(), &iterations(800));
+        let r = s.analyse_on(&pos, &iterations(700)).unwrap();
+        assert_eq!(r.iterations, 700);
+        let visits: u32 = s.analysis(usize::MAX, 1).iter().map(|l| l.visits).sum();
+        assert_eq!(visits, 1500, "both slices' visits are in the tree");
+        let other = position("F6 E7 G8 D9");
+        assert!(s.analyse_on(&other, &iterations(10)).is_none());
+        assert!(s.analysis(5, 1).is_empty(), "the tree of another position is dropped");
     }
 
     #[test]
