@@ -155,7 +155,10 @@ mod tests {
         assert_eq!(visits, 1500, "both slices' visits are in the tree");
         let other = position("F6 E7 G8 D9");
         assert!(s.analyse_on(&other, &iterations(10)).is_none());
-        assert!(s.analysis(5, 1).is_empty(), "the tree of another position is dropped");
+        assert!(
+            s.analysis(5, 1).is_empty(),
+            "the tree of another position is dropped"
+        );
     }
 
     #[test]
