@@ -110,7 +110,8 @@ impl Setup {
         }
     }
 
-    /// The best position that can be made of the listing (bad pegs and links left out), and
+    /// The best position that can be made of the listing (bad pegs and links left out: a
+    /// second peg on a hole, a peg on its opponent's border, and the links they would end), and
     /// every problem found. The bot plays on this when the input is inconsistent.
     pub fn build(&self) -> (Position, Vec<SetupError>) {
         let mut problems = Vec::new();
@@ -154,10 +155,13 @@ impl Setup {
                 continue;
             }
             if !c.allowed_for(p) {
+                // Left out: no game reaches it, and the search's knowledge (the network's
+                // inputs) has no place for a peg where its owner may not play.
                 problems.push(SetupError {
                     item,
                     problem: Problem::BarredHole(c),
                 });
+                continue;
             }
             board.put_peg(p, c);
         }

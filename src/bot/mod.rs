@@ -178,7 +178,11 @@ impl Bot {
             }
             Ok(None) | Err(_) => {
                 let mv = fallback(&pos);
-                let _ = writeln!(log, "twixt-bot: no search result; playing {}", mv);
+                let why = match found {
+                    Err(_) => "the search panicked",
+                    _ => "no search result",
+                };
+                let _ = writeln!(log, "twixt-bot: {}; playing {}", why, mv);
                 Answer {
                     mv,
                     message: String::new(),

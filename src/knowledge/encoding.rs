@@ -44,6 +44,10 @@ pub enum DecodeError {
     Foreign(usize),
     /// The text carries `found` weights where `expected` were asked for.
     Count { found: usize, expected: usize },
+    /// Weight `at` (counted in weights) is a NaN or an infinity.
+    NotFinite(usize),
+    /// Integer `at` (counted in integers) is `value`, outside the range its place allows.
+    Range { at: usize, value: i32 },
 }
 
 impl std::fmt::Display for DecodeError {
@@ -53,11 +57,18 @@ impl std::fmt::Display for DecodeError {
             DecodeError::Count { found, expected } => {
                 write!(f, "the text carries {} weights, not {}", found, expected)
             }
+            DecodeError::NotFinite(at) => write!(f, "weight {} is not a finite number", at),
+            DecodeError::Range { at, value } => {
+                write!(f, "integer {} is {}, outside its range", at, value)
+            }
         }
     }
 }
 
-/// The `n` `f32`s packed into `text` by [`encode`].
+impl std::error::Error for DecodeError {}
+
+/// The `n` `f32`s packed into `text` by [`encode`], each finite: a NaN weight would make
+/// every score it touches NaN, and the search would rank moves by noise.
 pub fn decode(text: &str, n: usize) -> Result<Vec<f32>, DecodeError> {
     let mut out = Vec::with_capacity(n);
     let (mut acc, mut have) = (0u64, 0u32);
@@ -65,7 +76,11 @@ pub fn decode(text: &str, n: usize) -> Result<Vec<f32>, DecodeError> {
         acc |= (value_of(c).ok_or(DecodeError::Foreign(at))? as u64) << have;
         have += BITS;
         while have >= 32 {
-            out.push(f32::from_bits(acc as u32));
+            let w = f32::from_bits(acc as u32);
+            if !w.is_finite() {
+                return Err(DecodeError::NotFinite(out.len()));
+            }
+            out.push(w);
             acc >>= 32;
             have -= 32;
         }
@@ -175,6 +190,10 @@ mod tests {
         assert_eq!(decode_ints(&encode_ints(&ints), 6).unwrap(), ints);
         assert_eq!(encode_ints(&ints).chars().count(), 6);
         assert_eq!(decode_ints("ab", 2), Err(DecodeError::Foreign(0)));
+        for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
+            let text = encode(&[1.0, 2.0, bad, 3.0]);
+            assert_eq!(decode(&text, 4), Err(DecodeError::NotFinite(2)));
+        }
         assert_eq!(
             DecodeError::Foreign(2).to_string(),
             "character 2 is not a weight character"

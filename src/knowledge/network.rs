@@ -33,9 +33,47 @@ pub const QB: i32 = 64;
 /// The largest magnitude a shipped weight may have (15 bits a character, signed).
 pub const LIMIT: i32 = (1 << (encoding::BITS - 1)) - 1;
 
-/// How many integers a network ships: the input rows, the hidden bias, the two output
-/// halves, and the output bias (scaled by `QA · QB`) as two 15-bit halves.
-pub const INTS: usize = INPUTS * HIDDEN + HIDDEN + 2 * HIDDEN + 2;
+/// Where each part of the network's weights starts, in the one order both the trainer's
+/// `f32` parameters and the shipped integers follow: the input rows, the hidden bias, the
+/// output weights of the mover's units then the opponent's, the output bias.
+pub mod layout {
+    use super::{HIDDEN, INPUTS};
+    /// The hidden bias.
+    pub const BIAS: usize = INPUTS * HIDDEN;
+    /// The output weights of the mover's units, then the opponent's.
+    pub const OUT: usize = BIAS + HIDDEN;
+    /// The output bias.
+    pub const OUT_BIAS: usize = OUT + 2 * HIDDEN;
+    /// How many weights a network has (the trainer's parameters).
+    pub const PARAMS: usize = OUT_BIAS + 1;
+}
+
+/// How many integers a network ships: [`layout::PARAMS`], the output bias (scaled by
+/// `QA · QB`) taking two 15-bit halves ([`split_bias`]).
+pub const INTS: usize = layout::PARAMS + 1;
+
+/// The largest magnitude of the output bias: two 15-bit halves carry 28 bits.
+pub const BIAS_LIMIT: i32 = (1 << 27) - 1;
+
+/// The output bias as two integers that each fit 15 bits, low first: the low half in
+/// `-0x2000..0x2000`, the high half the rest shifted down by 14.
+pub fn split_bias(bias: i32) -> [i32; 2] {
+    let low = ((bias + 0x2000) & 0x3fff) - 0x2000;
+    [low, (bias - low) >> 14]
+}
+
+/// The output bias of its two halves ([`split_bias`]).
+pub fn join_bias(halves: [i32; 2]) -> i32 {
+    halves[0] + (halves[1] << 14)
+}
+
+/// The log-loss of predicting `p` for a result `won` (1 a win, 0 a loss), with `p` kept off
+/// 0 and 1: what the trainer minimises and every report scores.
+#[cfg(not(codingame))]
+pub fn log_loss(p: f32, won: f32) -> f32 {
+    let p = p.clamp(1e-4, 1.0 - 1e-4);
+    -(won * p.ln() + (1.0 - won) * (1.0 - p).ln())
+}
 
 /// A value network's weights.
 #[derive(Clone, Debug, PartialEq)]
@@ -64,20 +102,27 @@ impl Network {
         for row in self.rows.iter().chain([&self.bias]).chain(&self.out) {
             out.extend(row.iter().map(|&w| i32::from(w)));
         }
-        // The bias's two halves, low first, each in the signed 15-bit range.
-        let low = ((self.out_bias + 0x2000) & 0x3fff) - 0x2000;
-        out.push(low);
-        out.push((self.out_bias - low) >> 14);
+        out.extend(split_bias(self.out_bias));
         out
     }
 
-    /// The network of a list of [`INTS`] integers, each within ±[`LIMIT`].
+    /// The network of a list of [`INTS`] integers in [`layout`]'s order, each within
+    /// ±[`LIMIT`], the output bias's two halves ([`split_bias`]) last; an integer out of its
+    /// range is refused, never truncated.
     pub fn from_ints(ints: &[i32]) -> Result<Network, DecodeError> {
         if ints.len() != INTS {
             return Err(DecodeError::Count {
                 found: ints.len(),
                 expected: INTS,
             });
+        }
+        let halves = [ints[INTS - 2], ints[INTS - 1]];
+        let fits = |at: usize, v: i32| match at {
+            _ if at == INTS - 2 => (-0x2000..0x2000).contains(&v),
+            _ => v.abs() <= LIMIT,
+        };
+        if let Some((at, &value)) = ints.iter().enumerate().find(|&(at, &v)| !fits(at, v)) {
+            return Err(DecodeError::Range { at, value });
         }
         let row = |at: usize| {
             let mut r = [0i16; HIDDEN];
@@ -86,13 +131,11 @@ impl Network {
             }
             r
         };
-        let after_rows = INPUTS * HIDDEN;
-        let tail = &ints[INTS - 2..];
         Ok(Network {
             rows: (0..INPUTS).map(|i| row(i * HIDDEN)).collect(),
-            bias: row(after_rows),
-            out: [row(after_rows + HIDDEN), row(after_rows + 2 * HIDDEN)],
-            out_bias: tail[0] + (tail[1] << 14),
+            bias: row(layout::BIAS),
+            out: [row(layout::OUT), row(layout::OUT + HIDDEN)],
+            out_bias: join_bias(halves),
         })
     }
 
@@ -226,6 +269,20 @@ mod tests {
             let text = encoding::encode_ints(&ints);
             assert_eq!(text.chars().count(), INTS);
             assert_eq!(Network::decode(&text).unwrap(), net);
+        }
+        let ints = random_network(3).to_ints();
+        for (at, value) in [
+            (0, LIMIT + 1),
+            (layout::BIAS, -LIMIT - 1),
+            (INTS - 2, 0x2000),
+        ] {
+            let mut bad = ints.clone();
+            bad[at] = value;
+            assert_eq!(
+                Network::from_ints(&bad),
+                Err(DecodeError::Range { at, value }),
+                "{at}"
+            );
         }
         assert_eq!(
             Network::from_ints(&[1, 2]),

@@ -32,13 +32,17 @@
 //! Integers are little-endian. A game of 40 moves with no full search takes 61 bytes. A run
 //! killed while writing leaves a torn last record; the reader reports it, and `selfplay
 //! --resume` cuts it off. Any other damage is an error that names the file and the byte
-//! offset.
+//! offset; that includes a record whose checksum holds but whose game the rules refuse, since
+//! the reader replays every game: a move or recorded root move that is not legal there (a peg
+//! on a filled hole or the opponent's border, SWAP out of turn, a move after the end), a value
+//! outside [0, 1], a game that stops before its end, or a winner the moves contradict.
 
-use anyhow::{bail, ensure, Context, Result};
+use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::fs::{File, OpenOptions};
 use std::io::{Read, Write};
 use std::path::Path;
-use twixt::{Cell, Move, Player};
+use twixt::position::Outcome;
+use twixt::{Cell, Move, Player, Position};
 
 const MAGIC: &[u8; 8] = b"TWXTDATA";
 const VERSION: u16 = 2;
@@ -287,23 +291,39 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
     let full_at = base + c.at as u64;
     let full = c.take(n.div_ceil(8))?.to_vec();
     let mut plies = Vec::with_capacity(n);
+    // The game is replayed as it is read: a record that passes its checksum may still hold a
+    // move the rules refuse, and every reader downstream indexes by legal moves only.
+    let mut pos = Position::new();
     for i in 0..n {
         ensure!(
             i >= opening as usize || full[i / 8] >> (i % 8) & 1 == 0,
             "offset {full_at}: ply {i}, a random opening peg, is marked as searched"
         );
+        let mv_at = base + c.at as u64;
         let mv = c.mv()?;
         let search = if full[i / 8] >> (i % 8) & 1 == 0 {
             None
         } else {
             let value = f32::from_le_bytes(c.take(4)?.try_into()?);
+            ensure!(
+                (0.0..=1.0).contains(&value),
+                "offset {}: ply {i}: the search's value {value} is not in [0, 1]",
+                base + c.at as u64 - 4
+            );
             let children = c.byte()? as usize;
             let mut visits = Vec::with_capacity(children);
             for _ in 0..children {
-                visits.push((c.mv()?, c.varint()?));
+                let child_at = base + c.at as u64;
+                let child = c.mv()?;
+                pos.check(child).map_err(|e| {
+                    anyhow!("offset {child_at}: ply {i}: root move {child} is illegal: {e}")
+                })?;
+                visits.push((child, c.varint()?));
             }
             Some(Search { value, visits })
         };
+        pos.play(mv)
+            .map_err(|e| anyhow!("offset {mv_at}: ply {i}: {mv} is illegal: {e}"))?;
         plies.push(Ply { mv, search });
     }
     ensure!(
@@ -311,12 +331,29 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
         "offset {}: bytes after the game",
         base + c.at as u64
     );
+    let ended = match pos.outcome() {
+        Some(Outcome::Win(p)) => Some(p),
+        Some(Outcome::Draw) => None,
+        None => bail!("offset {base}: game {index} stops at ply {n} before the game is over"),
+    };
+    ensure!(
+        ended == winner,
+        "offset {}: game {index}: the winner is recorded as {}, the moves give {}",
+        base + 4,
+        name_winner(winner),
+        name_winner(ended)
+    );
     Ok(Game {
         index,
         winner,
         opening,
         plies,
     })
+}
+
+/// A winner as a reader of an error message would say it.
+fn name_winner(w: Option<Player>) -> String {
+    w.map_or("a draw".to_string(), |p| format!("player {}", p.index()))
 }
 
 /// Creates `path` with `header` (failing if it exists).

@@ -3,6 +3,7 @@
 //! by full-batch gradient descent with Adam: deterministic, no seed needed.
 
 use crate::examples::Example;
+use anyhow::{bail, Result};
 use twixt::knowledge::features::FEATURES;
 use twixt::knowledge::Policy;
 
@@ -84,12 +85,15 @@ fn argmax(values: impl Iterator<Item = f64>) -> usize {
     best.1
 }
 
-/// The gradient of the mean cross-entropy (plus the L2 penalty) at `policy`.
-fn gradient(policy: &Policy, examples: &[Example], l2: f32) -> Vec<f64> {
+/// The gradient of the mean cross-entropy (plus the L2 penalty) at `policy`, and that mean
+/// cross-entropy.
+fn gradient(policy: &Policy, examples: &[Example], l2: f32) -> (Vec<f64>, f64) {
     let mut g = vec![0.0f64; FEATURES];
+    let mut loss = 0.0;
     for ex in examples {
         let p = probabilities(policy, ex);
         for ((a, &t), &q) in ex.moves.iter().zip(&ex.target).zip(&p) {
+            loss -= t as f64 * q.max(1e-12).ln();
             let d = q - t as f64;
             for (i, n) in a.iter() {
                 g[i] += d * n as f64;
@@ -100,17 +104,33 @@ fn gradient(policy: &Policy, examples: &[Example], l2: f32) -> Vec<f64> {
     for (gi, &w) in g.iter_mut().zip(&policy.weights) {
         *gi = *gi / n + l2 as f64 * w as f64;
     }
-    g
+    (g, loss / n)
 }
 
-/// Fits a policy to `train`, calling `progress(epoch)` after each pass.
-pub fn fit(train: &[Example], settings: Settings, mut progress: impl FnMut(usize)) -> Policy {
+/// Fits a policy to `train`, calling `progress(epoch)` after each pass. A fit whose loss or
+/// weights stop being finite numbers is an error naming the epoch and the loss.
+pub fn fit(
+    train: &[Example],
+    settings: Settings,
+    mut progress: impl FnMut(usize),
+) -> Result<Policy> {
     let mut policy = Policy::uniform();
     let (b1, b2, eps) = (0.9f64, 0.999f64, 1e-8f64);
     let mut m = vec![0.0f64; FEATURES];
     let mut v = vec![0.0f64; FEATURES];
     for epoch in 1..=settings.epochs {
-        let g = gradient(&policy, train, settings.l2);
+        let (g, loss) = gradient(&policy, train, settings.l2);
+        let bad = policy.weights.iter().position(|w| !w.is_finite());
+        if !loss.is_finite() || bad.is_some() {
+            bail!(
+                "epoch {epoch}: the training cross-entropy is {loss}{}: the fit diverged (a \
+                 smaller --rate may hold it); no model written",
+                bad.map_or(String::new(), |i| format!(
+                    ", weight {i} is {}",
+                    policy.weights[i]
+                ))
+            );
+        }
         for i in 0..FEATURES {
             m[i] = b1 * m[i] + (1.0 - b1) * g[i];
             v[i] = b2 * v[i] + (1.0 - b2) * g[i] * g[i];
@@ -120,5 +140,13 @@ pub fn fit(train: &[Example], settings: Settings, mut progress: impl FnMut(usize
         }
         progress(epoch);
     }
-    policy
+    if let Some(i) = policy.weights.iter().position(|w| !w.is_finite()) {
+        bail!(
+            "epoch {}: weight {i} is {}: the fit diverged (a smaller --rate may hold it); no \
+             model written",
+            settings.epochs,
+            policy.weights[i]
+        );
+    }
+    Ok(policy)
 }

@@ -82,7 +82,7 @@ pub fn run(options: &FitOptions) -> Result<()> {
         rate: options.rate,
         l2: options.l2,
     };
-    let policy = fit::fit(&train, settings, |_| {});
+    let policy = fit::fit(&train, settings, |_| {})?;
     println!("{}", line("fit", &fit::score(&policy, &train)));
     println!("{}", line("held out", &fit::score(&policy, &held)));
     model::write(&options.out, &policy)?;

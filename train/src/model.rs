@@ -73,10 +73,13 @@ pub fn parse(text: &str) -> Result<Policy> {
     for i in 2..2 + n {
         let w =
             line(i).with_context(|| format!("{}: the file ends before weight {}", at(i), i - 1))?;
-        weights.push(
-            w.parse::<f32>()
-                .with_context(|| format!("{}: {w:?} is not a number", at(i)))?,
-        );
+        let w = w
+            .parse::<f32>()
+            .with_context(|| format!("{}: {w:?} is not a number", at(i)))?;
+        if !w.is_finite() {
+            bail!("{}: weight {w} is not a finite number", at(i));
+        }
+        weights.push(w);
     }
     let body_start = lines.get(2).map_or(text.len(), |l| l.0);
     let body_end = lines.get(2 + n).map_or(text.len(), |l| l.0);

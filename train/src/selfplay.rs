@@ -6,7 +6,7 @@
 //! visit counts for a policy.
 
 use crate::data::{self, Game, Header, Ply, Search};
-use anyhow::{bail, Context, Result};
+use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
 use std::path::PathBuf;
@@ -14,6 +14,8 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{mpsc, Arc};
 use std::thread;
 use std::time::Instant;
+use twixt::knowledge::encoding::DecodeError;
+use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
@@ -168,14 +170,37 @@ fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
     }
 }
 
+/// Refuses a teacher whose shipped knowledge does not decode, given what decoding the policy
+/// and the network gave: its search would quietly fall back (to a uniform prior, to the
+/// distance value) and the data would teach another teacher than the one asked for. Only
+/// what `params` uses is asked for.
+pub fn teacher_knowledge(
+    params: &Params,
+    policy: Result<(), DecodeError>,
+    network: Result<(), DecodeError>,
+) -> Result<()> {
+    if params.policy_prior {
+        policy.map_err(|e| {
+            anyhow!("the shipped policy weights (src/knowledge/weights.rs) do not decode: {e}; the teacher would use a uniform prior")
+        })?;
+    }
+    if params.value_net {
+        network.map_err(|e| {
+            anyhow!("the shipped value network (src/knowledge/net_weights.rs) does not decode: {e}; the teacher would use the distance value (or --set value_net=false)")
+        })?;
+    }
+    Ok(())
+}
+
 /// Runs `selfplay`: plays the games the file lacks and appends them in the order of their
 /// indices (a game that ends early waits for those before it).
 pub fn run(options: &SelfplayOptions) -> Result<()> {
-    // The teacher is the shipped policy: without it the data would teach a uniform prior.
-    Policy::shipped().map_err(|e| {
-        anyhow::anyhow!("the shipped policy weights (src/knowledge/weights.rs) do not decode: {e}")
-    })?;
     let params = options.params()?;
+    teacher_knowledge(
+        &params,
+        Policy::shipped().map(drop),
+        Network::shipped().map(drop),
+    )?;
     let header = options.header(&params)?;
     let (mut file, done) = open(options, header)?;
     let ours = |i: &u32| options.shard.is_none_or(|s| s.has(*i as usize));

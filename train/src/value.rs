@@ -8,6 +8,7 @@ use crate::data::{self, Game};
 use crate::fitcmd::hold_out;
 use anyhow::Result;
 use std::path::PathBuf;
+use twixt::knowledge::network;
 use twixt::knowledge::value::distance;
 use twixt::{Player, Position};
 
@@ -53,14 +54,12 @@ pub fn sigmoid(z: f64) -> f64 {
     1.0 / (1.0 + (-z).exp())
 }
 
-/// The mean log-loss of predictions `p` (clamped away from 0 and 1) of the samples' results.
+/// The mean log-loss of predictions `p` of the samples' results, scored as every report
+/// scores ([`network::log_loss`]).
 pub fn log_loss(samples: &[Sample], p: impl Fn(&Sample) -> f64) -> f64 {
     let sum: f64 = samples
         .iter()
-        .map(|s| {
-            let q = p(s).clamp(1e-3, 1.0 - 1e-3);
-            -(s.won * q.ln() + (1.0 - s.won) * (1.0 - q).ln())
-        })
+        .map(|s| f64::from(network::log_loss(p(s) as f32, s.won as f32)))
         .sum();
     sum / samples.len().max(1) as f64
 }

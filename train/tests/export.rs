@@ -30,7 +30,7 @@ const NET_MODEL: &str = "train/models/value.txt";
 #[test]
 fn the_shipped_network_is_the_export_of_the_committed_model() {
     let model = twixt_train::net::file::read(&root().join(NET_MODEL)).unwrap();
-    let net = model.quantize();
+    let net = model.quantize().unwrap();
     let module = std::fs::read_to_string(root().join(net_export::MODULE)).unwrap();
     let golden = std::fs::read_to_string(root().join(net_export::GOLDEN)).unwrap();
     let fix = format!("run `cargo run --release --bin twixt-train -- export-net {NET_MODEL}`");

@@ -5,11 +5,11 @@
 use twixt::board::Board;
 use twixt::bridge::Bridge;
 use twixt::knowledge::inputs;
-use twixt::knowledge::network::Network;
+use twixt::knowledge::network::{Network, HIDDEN, QA};
 use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
 use twixt_train::data::{Game, Ply};
-use twixt_train::net::model::{Model, PARAMS};
+use twixt_train::net::model::{Model, BIAS, OUT, PARAMS};
 use twixt_train::net::samples::{Mirrors, Samples};
 use twixt_train::net::{file, quantized};
 
@@ -114,28 +114,62 @@ fn the_gradient_is_the_slope_of_the_loss() {
     }
 }
 
+/// A model whose hidden units leave [0, 1] both ways on real positions (input weights up to
+/// ±0.4, hidden biases spread over [-0.5, 1.5]), so that the clipping is part of what the
+/// engine and the trainer must agree on.
+fn clipping_model(seed: u64) -> Model {
+    let mut model = Model::new(seed);
+    let mut rng = FastRng::new(seed + 100);
+    for w in &mut model.params[..BIAS] {
+        *w *= 8.0;
+    }
+    for w in &mut model.params[BIAS..OUT] {
+        *w = rng.below(2001) as f32 / 1000.0 - 0.5;
+    }
+    model
+}
+
 #[test]
 fn the_trainer_s_integer_arithmetic_is_the_engine_s() {
-    let net = Model::new(5).quantize();
+    let net = clipping_model(5).quantize().unwrap();
+    let (mut below, mut above) = (0, 0);
     for seed in 0..6 {
         let game = random_game(seed);
         let samples = Samples::of_games(std::slice::from_ref(&game));
         for i in 0..samples.len() {
             let pos = position_after(&game, i);
+            let s = samples.get(i);
+            for view in s.views {
+                for j in 0..HIDDEN {
+                    let unit = i32::from(net.bias[j])
+                        + view
+                            .iter()
+                            .map(|&k| i32::from(net.rows[k as usize][j]))
+                            .sum::<i32>();
+                    below += usize::from(unit < 0);
+                    above += usize::from(unit > QA);
+                }
+            }
             let engine = net.value(&net.accumulate(pos.board()), pos.to_move());
-            let trainer = quantized::value(&net, &samples.get(i));
-            assert!(
-                (engine - trainer).abs() < 1e-6,
+            let trainer = quantized::value(&net, &s);
+            assert_eq!(
+                engine.to_bits(),
+                trainer.to_bits(),
                 "game {seed} ply {i}: {engine} {trainer}"
             );
         }
     }
+    // Both clips were exercised, many times over.
+    assert!(
+        below > 1000 && above > 1000,
+        "{below} below 0, {above} above QA"
+    );
 }
 
 #[test]
 fn the_quantized_network_is_near_the_model() {
     let model = Model::new(2);
-    let net: Network = model.quantize();
+    let net: Network = model.quantize().unwrap();
     let samples = Samples::of_games(&[random_game(1), random_game(2)]);
     for i in 0..samples.len() {
         let s = samples.get(i);
@@ -209,18 +243,21 @@ fn a_fit_is_the_same_for_the_same_seed() {
         seed,
         init: None,
     };
-    let fit =
-        |seed| twixt_train::net::fit::fit(&samples, Model::new(seed), &options(seed), |_, _, _| {});
+    let fit = |seed| {
+        twixt_train::net::fit::fit(&samples, Model::new(seed), &options(seed), |_, _, _| {})
+            .unwrap()
+    };
     let once = fit(3);
     assert!(once == fit(3), "a second fit with the same seed differs");
     assert!(once != fit(4), "another seed gives another fit");
     assert!(once != Model::new(3), "the fit moved the weights");
     let start = Model::new(9);
-    let on = twixt_train::net::fit::fit(&samples, start.clone(), &options(3), |_, _, _| {});
+    let on =
+        twixt_train::net::fit::fit(&samples, start.clone(), &options(3), |_, _, _| {}).unwrap();
     assert!(on != once, "the fit did not start from the model given");
     let mut none = options(3);
     none.epochs = 0;
-    let kept = twixt_train::net::fit::fit(&samples, start.clone(), &none, |_, _, _| {});
+    let kept = twixt_train::net::fit::fit(&samples, start.clone(), &none, |_, _, _| {}).unwrap();
     assert!(kept == start, "no epoch changed the weights");
 }
 

@@ -47,7 +47,7 @@ fn selfplay_fit_export_load_and_search() {
         epochs: 30,
         ..fit::Settings::default()
     };
-    let policy = fit::fit(&all, settings, |_| {});
+    let policy = fit::fit(&all, settings, |_| {}).unwrap();
     let before = fit::score(&Policy::uniform(), &all);
     let after = fit::score(&policy, &all);
     assert!(after.log_loss < before.log_loss, "{before:?} -> {after:?}");
@@ -107,10 +107,10 @@ fn fast_selfplay_net_fit_export_load_and_search() {
     };
     net::fit::run(&options).unwrap();
     let model = net::file::read(&model_path).unwrap();
-    let module = net::export::module(&model.quantize(), "value.txt");
+    let module = net::export::module(&model.quantize().unwrap(), "value.txt");
     let text = module.split('"').nth(1).expect("the integers' string");
     let network = Network::decode(text).unwrap();
-    assert_eq!(network, model.quantize());
+    assert_eq!(network, model.quantize().unwrap());
 
     // The fit learnt something: on its own games it beats a constant.
     let file = data::read(&options.data[0]).unwrap();

@@ -2,7 +2,7 @@
 //! resumes to the same games, and damage is named with its offset.
 
 use std::path::Path;
-use twixt::{Move, Outcome, Position};
+use twixt::{Outcome, Position};
 use twixt_train::data::{self, Game, Header};
 use twixt_train::selfplay::{self, mover, SelfplayOptions};
 
@@ -174,25 +174,37 @@ fn damage_is_an_error_naming_the_offset() {
 
 #[test]
 fn a_record_that_decodes_wrong_names_its_offset() {
-    let game = Game {
-        index: 3,
-        winner: None,
-        opening: 1,
-        plies: vec![data::Ply {
-            mv: Move::Swap,
-            search: None,
-        }],
-    };
+    // A whole game of one random peg and fast moves: the first move's byte follows the
+    // header fields (8 bytes) and the bitmask of full searches.
+    let game = selfplay::play_game(
+        Header {
+            fast: 20,
+            full_share: 0,
+            opening: 1,
+            ..header()
+        },
+        &Default::default(),
+        3,
+    );
     let mut payload = data::encode(&game);
     assert_eq!(data::decode(&payload, 100).unwrap(), game);
+    let first = 8 + game.plies.len().div_ceil(8);
     payload[4] = 9;
     let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
     assert_eq!(error, "offset 104: winner 9 is not 0, 1 or 2");
-    payload[4] = 0;
-    payload[9] = 200;
+    payload[4] = game.winner.map_or(2, |p| p.index() as u8);
+    payload[first] = 200;
     let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
-    assert_eq!(error, "offset 109: 200 is not a move");
-    payload[9] = 255;
+    assert_eq!(error, format!("offset {}: 200 is not a move", 100 + first));
+    payload[first] = 255;
+    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    assert_eq!(
+        error,
+        format!(
+            "offset {}: ply 0: SWAP is illegal: SWAP is allowed only on player 1's first turn",
+            100 + first
+        )
+    );
     payload[8] = 1;
     let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
     assert_eq!(

@@ -88,7 +88,9 @@ pub fn module(net: &Network, source: &str) -> String {
 /// Runs `export-net`: writes the module for the model file `model_path` to `out`, and the
 /// golden values to `golden_path`.
 pub fn run(model_path: &Path, out: &Path, golden_path: &Path) -> Result<()> {
-    let net = file::read(model_path)?.quantize();
+    let net = file::read(model_path)?
+        .quantize()
+        .with_context(|| model_path.display().to_string())?;
     let text = module(&net, &model_path.display().to_string());
     std::fs::write(out, &text).with_context(|| out.display().to_string())?;
     println!(

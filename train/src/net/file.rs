@@ -57,6 +57,9 @@ pub fn parse(text: &str) -> Result<Model> {
         let w: f32 = line
             .parse()
             .with_context(|| format!("line {n} (offset {at}): '{line}' is not a weight"))?;
+        if !w.is_finite() {
+            bail!("line {n} (offset {at}): weight '{line}' is not a finite number");
+        }
         params.push(w);
     }
     let body = &text[body_start..lines.at];

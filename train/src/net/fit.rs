@@ -6,7 +6,7 @@ use super::file;
 use super::model::{log_loss, Adam, Model, PARAMS};
 use super::quantized;
 use super::samples::{Mirrors, Samples};
-use crate::data;
+use crate::data::{self, Game};
 use crate::fitcmd::HOLD_OUT_EVERY;
 use anyhow::{bail, Result};
 use std::path::PathBuf;
@@ -55,13 +55,15 @@ fn mean_loss(set: &Samples, which: &[usize], predict: impl Fn(usize) -> f32) -> 
     sum / which.len().max(1) as f64
 }
 
-/// Fits a model to `train`; `report` hears each epoch's number and mean training loss.
+/// Fits a model to `train`; `report` hears each epoch's number and mean training loss. A fit
+/// whose loss or weights stop being finite numbers is an error naming the epoch: what it
+/// would write is no network.
 pub fn fit(
     train: &Samples,
     start: Model,
     o: &NetOptions,
     mut report: impl FnMut(usize, f64, &Model),
-) -> Model {
+) -> Result<Model> {
     let mirrors = Mirrors::new();
     let mut model = start;
     let mut adam = Adam::new(PARAMS);
@@ -92,9 +94,30 @@ pub fn fit(
             }
             adam.step(&mut model.params, &grad, batch.len(), rate, o.l2);
         }
-        report(epoch, total / train.len().max(1) as f64, &model);
+        let loss = total / train.len().max(1) as f64;
+        if !loss.is_finite() {
+            bail!("epoch {epoch}: the training log-loss is {loss}: the fit diverged (a smaller --rate may hold it); no model written");
+        }
+        if let Some((at, w)) = model.first_non_finite() {
+            bail!("epoch {epoch}: weight {at} is {w} (training log-loss {loss:.4}): the fit diverged (a smaller --rate may hold it); no model written");
+        }
+        report(epoch, loss, &model);
     }
-    model
+    Ok(model)
+}
+
+/// The games to fit and the games held out: every tenth game of each run by its index
+/// ([`HOLD_OUT_EVERY`]) is held out; of the rest, the first `limit` in the order read are
+/// fitted (all when `None`). Games are counted as records, so runs whose indices overlap
+/// give exactly `limit` games, never more.
+pub fn split_games(games: Vec<Game>, limit: Option<usize>) -> (Vec<Game>, Vec<Game>) {
+    let (held, mut train): (Vec<Game>, Vec<Game>) = games
+        .into_iter()
+        .partition(|g| g.index.is_multiple_of(HOLD_OUT_EVERY));
+    if let Some(n) = limit {
+        train.truncate(n);
+    }
+    (train, held)
 }
 
 /// Runs `net`.
@@ -104,21 +127,11 @@ pub fn run(o: &NetOptions) -> Result<()> {
         Some(path) => file::read(path)?,
         None => Model::new(o.seed),
     };
-    let games = data::read_complete(&o.data)?;
-    let all = Samples::of_games(&games);
-    let held = all.filter(|g| g.is_multiple_of(HOLD_OUT_EVERY));
-    let mut fit_games: Vec<u32> = games
-        .iter()
-        .map(|g| g.index)
-        .filter(|g| !g.is_multiple_of(HOLD_OUT_EVERY))
-        .collect();
-    fit_games.sort_unstable();
-    fit_games.dedup();
-    let last = match o.games {
-        Some(n) if n < fit_games.len() => fit_games[n],
-        _ => u32::MAX,
-    };
-    let train = all.filter(|g| !g.is_multiple_of(HOLD_OUT_EVERY) && g < last);
+    let (train_games, held_games) = split_games(data::read_complete(&o.data)?, o.games);
+    let (train, held) = (
+        Samples::of_games(&train_games),
+        Samples::of_games(&held_games),
+    );
     if train.is_empty() || held.is_empty() {
         bail!(
             "too few decided games to fit and score: {} positions to fit, {} held out",
@@ -150,8 +163,8 @@ pub fn run(o: &NetOptions) -> Result<()> {
             "epoch {epoch:>3}: training log-loss {loss:.4}, held-out {h:.4}, {:.0} s",
             start.elapsed().as_secs_f64()
         );
-    });
-    let net = model.quantize();
+    })?;
+    let net = model.quantize()?;
     let q = mean_loss(&held, &every, |i| quantized::value(&net, &held.get(i)));
     println!("held-out log-loss of the shipped integers: {q:.4}");
     if !searched.is_empty() {

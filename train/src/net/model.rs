@@ -3,8 +3,10 @@
 //! integers that ship.
 
 use super::samples::Sample;
-use twixt::knowledge::inputs::INPUTS;
-use twixt::knowledge::network::{Network, HIDDEN, LIMIT, QA, QB};
+use anyhow::{bail, Result};
+pub use twixt::knowledge::network::layout::{BIAS, OUT, OUT_BIAS, PARAMS};
+pub use twixt::knowledge::network::log_loss;
+use twixt::knowledge::network::{split_bias, Network, BIAS_LIMIT, HIDDEN, LIMIT, QA, QB};
 use twixt::rng::FastRng;
 
 /// The weights, flat: input rows, hidden bias, the two output halves, output bias.
@@ -13,15 +15,6 @@ pub struct Model {
     /// All the parameters, in [`Model`]'s order (the order of the shipped integers).
     pub params: Vec<f32>,
 }
-
-/// Where each part of [`Model::params`] starts.
-pub const BIAS: usize = INPUTS * HIDDEN;
-/// The output weights of the mover's units, then the opponent's.
-pub const OUT: usize = BIAS + HIDDEN;
-/// The output bias.
-pub const OUT_BIAS: usize = OUT + 2 * HIDDEN;
-/// How many parameters a model has.
-pub const PARAMS: usize = OUT_BIAS + 1;
 
 /// What the forward pass keeps for the backward one.
 pub struct Forward {
@@ -105,28 +98,33 @@ impl Model {
         self.forward(s.views).p
     }
 
-    /// The integers that ship: each weight scaled and rounded, clamped to 15 bits.
-    pub fn quantize(&self) -> Network {
-        let q = |w: f32, scale: i32| {
+    /// The first parameter that is a NaN or an infinity, with its index.
+    pub fn first_non_finite(&self) -> Option<(usize, f32)> {
+        self.params
+            .iter()
+            .copied()
+            .enumerate()
+            .find(|(_, w)| !w.is_finite())
+    }
+
+    /// The integers that ship: each weight scaled and rounded, clamped to 15 bits (the
+    /// output bias to 28). A NaN or infinite weight is refused: it has no integer, and `as`
+    /// would quietly make it 0.
+    pub fn quantize(&self) -> Result<Network> {
+        if let Some((at, w)) = self.first_non_finite() {
+            bail!("weight {at} is {w}: a model with a weight that is not finite cannot ship");
+        }
+        let q = |w: f32, scale: i32, limit: i32| {
             (w * scale as f32)
                 .round()
-                .clamp(-(LIMIT as f32), LIMIT as f32) as i32
+                .clamp(-(limit as f32), limit as f32) as i32
         };
         let mut ints: Vec<i32> = Vec::with_capacity(PARAMS + 1);
-        ints.extend(self.params[..OUT].iter().map(|&w| q(w, QA)));
-        ints.extend(self.params[OUT..OUT_BIAS].iter().map(|&w| q(w, QB)));
-        let bias = (self.params[OUT_BIAS] * (QA * QB) as f32).round() as i32;
-        let low = ((bias + 0x2000) & 0x3fff) - 0x2000;
-        ints.push(low);
-        ints.push((bias - low) >> 14);
-        Network::from_ints(&ints).expect("a model has the network's shape")
+        ints.extend(self.params[..OUT].iter().map(|&w| q(w, QA, LIMIT)));
+        ints.extend(self.params[OUT..OUT_BIAS].iter().map(|&w| q(w, QB, LIMIT)));
+        ints.extend(split_bias(q(self.params[OUT_BIAS], QA * QB, BIAS_LIMIT)));
+        Ok(Network::from_ints(&ints)?)
     }
-}
-
-/// The log-loss of predicting `p` for a result `won`, with `p` kept off 0 and 1.
-pub fn log_loss(p: f32, won: f32) -> f32 {
-    let p = p.clamp(1e-4, 1.0 - 1e-4);
-    -(won * p.ln() + (1.0 - won) * (1.0 - p).ln())
 }
 
 /// Adam's state for one model's parameters.

@@ -7,7 +7,7 @@
 use super::file;
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
-use twixt::knowledge::network::Network;
+use twixt::knowledge::network::{self, Network};
 use twixt::knowledge::value;
 use twixt::search::params::Params;
 use twixt::{Move, Player, Position};
@@ -23,7 +23,8 @@ pub struct ProbeOptions {
     pub model: Option<PathBuf>,
 }
 
-/// One decided game: its moves and its winner.
+/// Every decided game of a results file: its moves, replayed here (a move the rules refuse is
+/// an error naming the line), and its winner.
 fn games(path: &PathBuf) -> Result<Vec<(Vec<Move>, Player)>> {
     let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
     let mut out = Vec::new();
@@ -49,14 +50,20 @@ fn games(path: &PathBuf) -> Result<Vec<(Vec<Move>, Player)>> {
             })
             .collect();
         let winner = Player::from_index(winner as usize).with_context(at)?;
-        out.push((moves?, winner));
+        let moves = moves?;
+        let mut pos = Position::new();
+        for (ply, &mv) in moves.iter().enumerate() {
+            pos.play(mv)
+                .map_err(|e| anyhow::anyhow!("{}: ply {ply}: {mv} is illegal: {e}", at()))?;
+        }
+        out.push((moves, winner));
     }
     Ok(out)
 }
 
+/// The log-loss of `p` for a game the mover won or lost.
 fn log_loss(p: f32, won: bool) -> f64 {
-    let p = f64::from(p).clamp(1e-4, 1.0 - 1e-4);
-    -(if won { p.ln() } else { (1.0 - p).ln() })
+    f64::from(network::log_loss(p, f32::from(u8::from(won))))
 }
 
 /// The share of legal pegs the network ranks above `played`, one ply ahead, for the mover.
@@ -82,7 +89,9 @@ fn rank_share(net: &Network, pos: &Position, played: Move) -> Option<f64> {
 /// Runs `probe`.
 pub fn run(o: &ProbeOptions) -> Result<()> {
     let net = match &o.model {
-        Some(path) => file::read(path)?.quantize(),
+        Some(path) => file::read(path)?
+            .quantize()
+            .with_context(|| path.display().to_string())?,
         None => Network::shipped().map_err(|e| anyhow::anyhow!("the shipped network: {e}"))?,
     };
     let d = Params::default();
@@ -103,8 +112,7 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
                 if i >= 2 {
                     ranks.extend(rank_share(&net, &pos, mv));
                 }
-                pos.play(mv)
-                    .map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
+                pos.play_unchecked(mv);
             }
         }
     }
