@@ -324,10 +324,10 @@ fn picture(pos: &Position, last: Option<Cell>, r: &Report, best: &[Move]) -> Str
     let board = pos.board();
     let mut p = Picture::new(true);
     p.board();
-    let most = r.root.iter().map(|&(_, v)| v).max().unwrap_or(0).max(1);
-    for &(mv, visits) in &r.root {
-        if let (Move::Peg(c), true) = (mv, visits > 0) {
-            p.heat(c, visits as f64 / most as f64);
+    let most = r.root.iter().map(|m| m.visits).max().unwrap_or(0).max(1);
+    for m in &r.root {
+        if let (Move::Peg(c), true) = (m.mv, m.visits > 0) {
+            p.heat(c, m.visits as f64 / most as f64);
         }
     }
     for q in Player::BOTH {

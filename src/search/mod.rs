@@ -70,10 +70,22 @@ pub struct Report {
     pub proven: Known,
     /// Pegs placed in the tree and in playouts, over all iterations.
     pub plies: u64,
-    /// The root's moves with the visits the search gave each (prior visits not counted), in
-    /// the tree's order: the search's move distribution, which a trainer learns from. Empty
-    /// for a move the tactics found.
-    pub root: Vec<(Move, u32)>,
+    /// The root's moves with what the search made of each, in the tree's order: the
+    /// search's move distribution and its values of the moves it did not play, which a
+    /// trainer learns from. Empty for a move the tactics found.
+    pub root: Vec<RootMove>,
+}
+
+/// One root move as a search left it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// The visits the search gave it (the prior's virtual visits not counted).
+    pub visits: u32,
+    /// Its mean value for the player who makes it, in [0, 1], the prior's virtual visits
+    /// included (as the search ranks it).
+    pub value: f32,
 }
 
 impl Report {
@@ -303,12 +315,12 @@ fn report_of(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies
         .copied()
         .unwrap_or_else(|| *tree.get(tree.children(ROOT).start));
     let root = tree
-        .children(ROOT)
-        .map(|i| {
-            (
-                tree.get(i).mv,
-                tree.get(i).visits.saturating_sub(prior_visits),
-            )
+        .child_nodes(ROOT)
+        .iter()
+        .map(|n| RootMove {
+            mv: n.mv,
+            visits: n.visits.saturating_sub(prior_visits),
+            value: n.value(),
         })
         .collect();
     Report {

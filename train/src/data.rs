@@ -3,7 +3,7 @@
 //! ```text
 //! header, 40 bytes:
 //!   magic          8 bytes  "TWXTDATA"
-//!   version        u16      2
+//!   version        u16      3 (2 is read too: no child values)
 //!   iterations     u32      MCTS iterations of a full (recorded) search
 //!   opening        u8       random pegs before the searches take over
 //!   reserved       u8       0
@@ -25,8 +25,9 @@
 //!       move       u8       cell index (y * 12 + x), 255 for SWAP
 //!       then, for a full search:
 //!       value      f32      the search's value of its move for the mover, in [0, 1]
-//!       children   u8       how many (move, visits) pairs follow
-//!       per child: move u8, visits as LEB128 (7 bits a byte, low first)
+//!       children   u8       how many root moves follow
+//!       per child: move u8, visits as LEB128 (7 bits a byte, low first), then (version
+//!                  3) its value for the player who makes it, u16 of value · 65535
 //!   crc32          u32      of the payload (IEEE, as zlib)
 //! ```
 //! Integers are little-endian. A game of 40 moves with no full search takes 61 bytes. A run
@@ -45,7 +46,12 @@ use twixt::position::Outcome;
 use twixt::{Cell, Move, Player, Position};
 
 const MAGIC: &[u8; 8] = b"TWXTDATA";
-const VERSION: u16 = 2;
+/// The version this writes.
+pub const VERSION: u16 = 3;
+/// The oldest version this reads.
+const OLDEST: u16 = 2;
+/// A child's value is kept in 16 bits: `round(value · CHILD_SCALE)`.
+const CHILD_SCALE: f32 = 65535.0;
 /// Bytes of the header.
 pub const HEADER_LEN: usize = 40;
 const SWAP: u8 = 255;
@@ -99,6 +105,9 @@ pub struct Search {
     pub value: f32,
     /// Every root move and the visits the search gave it.
     pub visits: Vec<(Move, u32)>,
+    /// Each root move's value for the player who makes it, in [0, 1], in the order of
+    /// `visits` (to within 1/65535); empty in a file of version 2, which kept none.
+    pub values: Vec<f32>,
 }
 
 /// One move of a game, and the full search behind it (none for the opening's random pegs and
@@ -130,6 +139,8 @@ pub struct Game {
 pub struct DataFile {
     /// The run's settings.
     pub header: Header,
+    /// The format's version ([`VERSION`], or an older one this still reads).
+    pub version: u16,
     /// Every complete game.
     pub games: Vec<Game>,
     /// The byte offset of a torn last record, if there is one.
@@ -150,22 +161,24 @@ impl Header {
         b
     }
 
-    fn from_bytes(b: &[u8]) -> Result<Header> {
+    /// The header and the file's version.
+    fn from_bytes(b: &[u8]) -> Result<(Header, u16)> {
         ensure!(b.len() >= HEADER_LEN, "offset 0: the header is cut short");
         ensure!(&b[..8] == MAGIC, "offset 0: not a twixt-train data file");
         let version = u16::from_le_bytes([b[8], b[9]]);
         ensure!(
-            version == VERSION,
-            "offset 8: version {version}, this reads {VERSION}"
+            (OLDEST..=VERSION).contains(&version),
+            "offset 8: version {version}, this reads {OLDEST} to {VERSION}"
         );
-        Ok(Header {
+        let header = Header {
             iterations: u32::from_le_bytes(b[10..14].try_into()?),
             opening: b[14],
             seed: u64::from_le_bytes(b[16..24].try_into()?),
             teacher: u64::from_le_bytes(b[24..32].try_into()?),
             fast: u32::from_le_bytes(b[32..36].try_into()?),
             full_share: u16::from_le_bytes(b[36..38].try_into()?),
-        })
+        };
+        Ok((header, version))
     }
 }
 
@@ -192,7 +205,14 @@ fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-/// The payload of one game.
+/// `value` on the grid a root move's value is kept on, so that a game written and read back
+/// is the game that was played.
+pub fn child_value(value: f32) -> f32 {
+    (value.clamp(0.0, 1.0) * CHILD_SCALE).round() / CHILD_SCALE
+}
+
+/// The payload of one game, in the format of [`VERSION`]: every full search must carry a
+/// value for each of its root moves.
 pub fn encode(game: &Game) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(&game.index.to_le_bytes());
@@ -210,10 +230,13 @@ pub fn encode(game: &Game) -> Vec<u8> {
         out.push(move_byte(ply.mv));
         if let Some(s) = &ply.search {
             out.extend_from_slice(&s.value.to_le_bytes());
+            assert_eq!(s.values.len(), s.visits.len(), "a value for each root move");
             out.push(s.visits.len() as u8);
-            for &(mv, n) in &s.visits {
+            for (&(mv, n), &v) in s.visits.iter().zip(&s.values) {
                 out.push(move_byte(mv));
                 put_varint(&mut out, n);
+                let v = (v.clamp(0.0, 1.0) * CHILD_SCALE).round() as u16;
+                out.extend_from_slice(&v.to_le_bytes());
             }
         }
     }
@@ -275,8 +298,8 @@ impl Cursor<'_> {
     }
 }
 
-/// Decodes one payload that starts at file offset `base`.
-pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
+/// Decodes one payload of a file of `version` that starts at file offset `base`.
+pub fn decode(bytes: &[u8], base: u64, version: u16) -> Result<Game> {
     let mut c = Cursor { bytes, at: 0, base };
     let index = c.u32()?;
     let winner = match c.byte()? {
@@ -312,6 +335,7 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
             );
             let children = c.byte()? as usize;
             let mut visits = Vec::with_capacity(children);
+            let mut values = Vec::new();
             for _ in 0..children {
                 let child_at = base + c.at as u64;
                 let child = c.mv()?;
@@ -319,8 +343,15 @@ pub fn decode(bytes: &[u8], base: u64) -> Result<Game> {
                     anyhow!("offset {child_at}: ply {i}: root move {child} is illegal: {e}")
                 })?;
                 visits.push((child, c.varint()?));
+                if version >= 3 {
+                    values.push(f32::from(c.u16()?) / CHILD_SCALE);
+                }
             }
-            Some(Search { value, visits })
+            Some(Search {
+                value,
+                visits,
+                values,
+            })
         };
         pos.play(mv)
             .map_err(|e| anyhow!("offset {mv_at}: ply {i}: {mv} is illegal: {e}"))?;
@@ -421,17 +452,17 @@ pub fn read_complete(paths: &[std::path::PathBuf]) -> Result<Vec<Game>> {
 
 /// Parses the bytes of a data file (see [`read`]).
 pub fn parse(bytes: &[u8]) -> Result<DataFile> {
-    let header = Header::from_bytes(bytes)?;
+    let (header, version) = Header::from_bytes(bytes)?;
     let mut games = Vec::new();
     let mut at = HEADER_LEN;
     while at < bytes.len() {
         let rest = &bytes[at..];
         let len = match rest.get(..4) {
             Some(b) => u32::from_le_bytes(b.try_into()?) as usize,
-            None => return Ok(torn(header, games, at)),
+            None => return Ok(torn(header, version, games, at)),
         };
         if rest.len() < 8 + len {
-            return Ok(torn(header, games, at));
+            return Ok(torn(header, version, games, at));
         }
         let payload = &rest[4..4 + len];
         let crc = u32::from_le_bytes(rest[4 + len..8 + len].try_into()?);
@@ -439,19 +470,21 @@ pub fn parse(bytes: &[u8]) -> Result<DataFile> {
             crc == crc32fast::hash(payload),
             "offset {at}: the game record's checksum does not match (the file is damaged)"
         );
-        games.push(decode(payload, at as u64 + 4)?);
+        games.push(decode(payload, at as u64 + 4, version)?);
         at += 8 + len;
     }
     Ok(DataFile {
         header,
+        version,
         games,
         torn_at: None,
     })
 }
 
-fn torn(header: Header, games: Vec<Game>, at: usize) -> DataFile {
+fn torn(header: Header, version: u16, games: Vec<Game>, at: usize) -> DataFile {
     DataFile {
         header,
+        version,
         games,
         torn_at: Some(at as u64),
     }

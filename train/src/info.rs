@@ -30,8 +30,9 @@ pub fn summary(path: &Path, file: &DataFile) -> String {
     };
     let _ = writeln!(
         out,
-        "{}: {moves}, {} random pegs first, seed {}, teacher {}",
+        "{} (format {}): {moves}, {} random pegs first, seed {}, teacher {}",
         path.display(),
+        file.version,
         h.opening,
         h.seed,
         h.teacher

@@ -155,17 +155,22 @@ fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
     let report = searcher
         .choose(pos, limits)
         .expect("the game is not over, so there is a move");
-    let visits = if report.root.is_empty() {
+    let (visits, values) = if report.root.is_empty() {
         // A win in one: the search knows its move for sure.
-        vec![(report.best, 1)]
+        (vec![(report.best, 1)], vec![1.0])
     } else {
-        report.root
+        report
+            .root
+            .iter()
+            .map(|m| ((m.mv, m.visits), data::child_value(m.value)))
+            .unzip()
     };
     Ply {
         mv: report.best,
         search: Some(Search {
             value: report.value,
             visits,
+            values,
         }),
     }
 }
@@ -242,6 +247,15 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
         return Ok((data::create(path, header)?, HashSet::new()));
     }
     let existing = data::read(path)?;
+    if existing.version != data::VERSION {
+        bail!(
+            "{}: a file of format version {}; this writes version {}, and a file holds one \
+             (start a new file)",
+            path.display(),
+            existing.version,
+            data::VERSION
+        );
+    }
     if existing.header != header {
         bail!(
             "{}: holds a run of other settings ({:?}), not {:?} (a teacher fingerprint \

@@ -187,17 +187,26 @@ fn a_record_that_decodes_wrong_names_its_offset() {
         3,
     );
     let mut payload = data::encode(&game);
-    assert_eq!(data::decode(&payload, 100).unwrap(), game);
+    assert_eq!(data::decode(&payload, 100, data::VERSION).unwrap(), game);
     let first = 8 + game.plies.len().div_ceil(8);
     payload[4] = 9;
-    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    let error = format!(
+        "{:#}",
+        data::decode(&payload, 100, data::VERSION).unwrap_err()
+    );
     assert_eq!(error, "offset 104: winner 9 is not 0, 1 or 2");
     payload[4] = game.winner.map_or(2, |p| p.index() as u8);
     payload[first] = 200;
-    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    let error = format!(
+        "{:#}",
+        data::decode(&payload, 100, data::VERSION).unwrap_err()
+    );
     assert_eq!(error, format!("offset {}: 200 is not a move", 100 + first));
     payload[first] = 255;
-    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    let error = format!(
+        "{:#}",
+        data::decode(&payload, 100, data::VERSION).unwrap_err()
+    );
     assert_eq!(
         error,
         format!(
@@ -206,7 +215,10 @@ fn a_record_that_decodes_wrong_names_its_offset() {
         )
     );
     payload[8] = 1;
-    let error = format!("{:#}", data::decode(&payload, 100).unwrap_err());
+    let error = format!(
+        "{:#}",
+        data::decode(&payload, 100, data::VERSION).unwrap_err()
+    );
     assert_eq!(
         error,
         "offset 108: ply 0, a random opening peg, is marked as searched"
@@ -231,12 +243,84 @@ fn fast_runs_record_a_share_of_full_searches() {
                 assert!(s.visits.iter().all(|(m, _)| pos.legal_moves().contains(m)));
                 let total: u32 = s.visits.iter().map(|v| v.1).sum();
                 assert!(total > 30 || s.visits.len() == 1, "a full search: {total}");
+                // Every root move's value, the played one's the search's value.
+                assert_eq!(s.values.len(), s.visits.len());
+                assert!(s.values.iter().all(|v| (0.0..=1.0).contains(v)));
+                let played = s.visits.iter().position(|v| v.0 == ply.mv).unwrap();
+                assert!(
+                    (s.values[played] - s.value).abs() <= 1.0 / 65535.0,
+                    "ply {i}"
+                );
+                let spread = s
+                    .values
+                    .iter()
+                    .fold(0.0f32, |m, v| m.max((v - s.value).abs()));
+                assert!(spread > 0.01 || s.visits.len() == 1, "siblings told apart");
                 full += 1;
             }
             searched += usize::from(i >= 2);
             pos.play(ply.mv).unwrap();
         }
-        assert_eq!(data::decode(&data::encode(&game), 0).unwrap(), game);
+        assert_eq!(
+            data::decode(&data::encode(&game), 0, data::VERSION).unwrap(),
+            game
+        );
     }
     assert!(full > 0 && full < searched / 2, "{full} of {searched}");
+}
+
+#[test]
+fn a_file_of_version_2_is_read_without_child_values_and_not_resumed() {
+    // One game: F6 at random, then a full search's record over two root moves, then the
+    // moves of a whole game (a random one, so that it ends).
+    let mut game = selfplay::play_game(
+        Header {
+            fast: 20,
+            full_share: 0,
+            opening: 1,
+            ..header()
+        },
+        &Default::default(),
+        5,
+    );
+    let pos = Position::after(&game.plies[0].mv.to_string()).unwrap();
+    let legal = pos.legal_moves();
+    game.plies[1].search = Some(data::Search {
+        value: 0.25,
+        visits: vec![(game.plies[1].mv, 300), (legal[0], 2)],
+        values: Vec::new(),
+    });
+    let mut payload = Vec::new();
+    payload.extend_from_slice(&game.index.to_le_bytes());
+    payload.push(game.winner.map_or(2, |p| p.index() as u8));
+    payload.push(game.opening);
+    payload.extend_from_slice(&(game.plies.len() as u16).to_le_bytes());
+    let mut full = vec![0u8; game.plies.len().div_ceil(8)];
+    full[0] = 0b10;
+    payload.extend_from_slice(&full);
+    let byte = |m: twixt::Move| m.peg().map_or(255, |c| c.index() as u8);
+    for ply in &game.plies {
+        payload.push(byte(ply.mv));
+        if let Some(s) = &ply.search {
+            payload.extend_from_slice(&s.value.to_le_bytes());
+            payload.push(2);
+            // 300 in LEB128, then 2.
+            payload.extend_from_slice(&[byte(s.visits[0].0), 0xac, 0x02, byte(s.visits[1].0), 2]);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("v2.bin");
+    drop(data::create(&path, header()).unwrap());
+    let mut bytes = std::fs::read(&path).unwrap();
+    bytes[8] = 2;
+    bytes.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    bytes.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
+    std::fs::write(&path, &bytes).unwrap();
+    let read = data::read(&path).unwrap();
+    assert_eq!(read.version, 2);
+    assert_eq!(read.games, vec![game]);
+    // A file holds one version: resuming it with this writer is refused.
+    let error = format!("{:#}", selfplay::run(&options(&path, 2, true)).unwrap_err());
+    assert!(error.contains("format version 2"), "{error}");
 }
