@@ -61,7 +61,9 @@ impl Printer {
                     Delimiter::Parenthesis => ("(", ")"),
                     Delimiter::Bracket => ("[", "]"),
                     Delimiter::Brace => ("{", "}"),
-                    Delimiter::None => ("", ""),
+                    // An invisible group (a macro's `$e`) has no delimiter to write: its tokens
+                    // are spaced against their neighbours as if it were not there.
+                    Delimiter::None => return self.stream(g.stream()),
                 };
                 self.write(open, Last::Open, false);
                 self.stream(g.stream());
@@ -222,6 +224,35 @@ mod tests {
         let once = compact(source);
         assert_eq!(tokens(&once), tokens(source));
         assert_eq!(compact(&once), once);
+    }
+
+    #[test]
+    fn an_invisible_group_is_spaced_as_its_tokens() {
+        use proc_macro2::{Group, Ident, Literal, Punct, Span};
+        let word = |w: &str| TokenTree::Ident(Ident::new(w, Span::call_site()));
+        let alone = |c: char| TokenTree::Punct(Punct::new(c, Spacing::Alone));
+        let none = |inner: Vec<TokenTree>| {
+            TokenTree::Group(Group::new(Delimiter::None, inner.into_iter().collect()))
+        };
+        let cases = [
+            (vec![word("a"), none(vec![word("b")]), word("c")], "a b c\n"),
+            (
+                vec![
+                    word("return"),
+                    none(vec![TokenTree::Literal(Literal::u8_unsuffixed(1))]),
+                ],
+                "return 1\n",
+            ),
+            (
+                vec![none(vec![word("x"), alone('<')]), alone('-')],
+                "x< -\n",
+            ),
+            (vec![word("a"), none(vec![]), word("b")], "a b\n"),
+            (vec![word("a"), none(vec![alone('+')]), word("b")], "a+b\n"),
+        ];
+        for (tokens, printed) in cases {
+            assert_eq!(print(tokens.into_iter().collect()), printed);
+        }
     }
 
     #[test]

@@ -5,8 +5,16 @@
 //! modules go, and so does every `pub` but on what the binary reaches. That takes names that
 //! are unique across the modules: the renaming gives each old name one new name, so two
 //! modules' items of one name would meet. When they do, or a module carries an attribute
-//! that its items would lose, the library stays nested and [`flatten`] says why.
+//! that its items would lose, [`flatten`] refuses and says why ([`Refusal`]).
+//!
+//! Paths from another crate (`std::cell::RefCell`, `::rand::Rng`) are that crate's: a step
+//! named like one of this crate's modules is left in them.
 
+mod refusal;
+
+pub use refusal::Refusal;
+
+use super::check::ALLOWED_CRATES;
 use super::strip::item_attrs;
 use proc_macro2::{Ident, TokenStream, TokenTree};
 use quote::ToTokens;
@@ -14,13 +22,14 @@ use std::collections::{BTreeMap, BTreeSet};
 use syn::visit_mut::{self, VisitMut};
 use syn::{Item, UseTree};
 
-/// Flattens the library module `lib` of `file` (its name after renaming), or says why not.
-pub fn flatten(file: &mut syn::File, lib: &str) -> Result<(), String> {
+/// Flattens the library module `lib` of `file` (its name after renaming), or says why not
+/// (and leaves `file` as it was).
+pub fn flatten(file: &mut syn::File, lib: &str) -> Result<(), Refusal> {
     let index = file
         .items
         .iter()
         .position(|i| matches!(i, Item::Mod(m) if m.ident == lib && m.content.is_some()))
-        .ok_or_else(|| format!("no module {lib}"))?;
+        .ok_or_else(|| Refusal::NoLibrary(lib.to_owned()))?;
     let Item::Mod(module) = &file.items[index] else {
         unreachable!("found above")
     };
@@ -31,6 +40,7 @@ pub fn flatten(file: &mut syn::File, lib: &str) -> Result<(), String> {
     collect(items.clone(), &modules, &mut flat)?;
     check_unique(&flat)?;
     check_unshadowed(&flat)?;
+    check_imports(&flat, &modules)?;
     // What the binary names keeps `pub` (an item, a method, a field of that name); the rest is
     // in one module and needs none.
     let mut main_items: Vec<Item> = file.items.clone();
@@ -66,18 +76,22 @@ pub fn flatten(file: &mut syn::File, lib: &str) -> Result<(), String> {
         Private { keep: &reached }.visit_file_mut(&mut flat_file);
     }
     let tokens = strip_paths(flat_file.into_token_stream(), lib, &modules, true);
-    let flat: syn::File = syn::parse2(tokens).map_err(|e| format!("re-reading: {e}"))?;
-    for item in file.items.iter_mut() {
-        match item {
+    let flat: syn::File = syn::parse2(tokens).map_err(|e| Refusal::Syntax(e.to_string()))?;
+    let mut items = Vec::with_capacity(file.items.len());
+    for item in &file.items {
+        items.push(match item {
             Item::Mod(m) if m.ident == lib => {
+                let mut m = m.clone();
                 m.content.as_mut().expect("found above").1 = flat.items.clone();
+                Item::Mod(m)
             }
             other => {
                 let tokens = strip_paths(other.to_token_stream(), lib, &modules, false);
-                *other = syn::parse2(tokens).map_err(|e| format!("re-reading: {e}"))?;
+                syn::parse2(tokens).map_err(|e| Refusal::Syntax(e.to_string()))?
             }
-        }
+        });
     }
+    file.items = items;
     Ok(())
 }
 
@@ -98,18 +112,15 @@ fn collect(
     items: Vec<Item>,
     modules: &BTreeSet<String>,
     out: &mut Vec<Item>,
-) -> Result<(), String> {
+) -> Result<(), Refusal> {
     for item in items {
         match item {
             Item::Mod(m) => {
                 if m.attrs.iter().any(|a| !a.path().is_ident("allow")) {
-                    return Err(format!(
-                        "module {} has attributes its items would lose",
-                        m.ident
-                    ));
+                    return Err(Refusal::Attributes(m.ident.to_string()));
                 }
                 let Some((_, inner)) = m.content else {
-                    return Err(format!("module {} has no body", m.ident));
+                    return Err(Refusal::NoBody(m.ident.to_string()));
                 };
                 collect(inner, modules, out)?;
             }
@@ -121,7 +132,7 @@ fn collect(
                 leaves(&u.tree, String::new(), &mut paths);
                 for path in paths {
                     let one: Item = syn::parse_str(&format!("{attrs} use {path};"))
-                        .map_err(|e| format!("use {path}: {e}"))?;
+                        .map_err(|e| Refusal::Syntax(format!("use {path}: {e}")))?;
                     let text = one.to_token_stream().to_string();
                     if !out.iter().any(|i| i.to_token_stream().to_string() == text) {
                         out.push(one);
@@ -164,7 +175,7 @@ fn is_internal(tree: &UseTree, modules: &BTreeSet<String>) -> bool {
 
 /// Fails when two of the flattened items, or an item and an import, share a name (items
 /// told apart by a `cfg` are not the same).
-fn check_unique(items: &[Item]) -> Result<(), String> {
+fn check_unique(items: &[Item]) -> Result<(), Refusal> {
     let mut seen: BTreeMap<String, String> = BTreeMap::new();
     for item in items {
         let cfg: String = item_attrs(item)
@@ -178,7 +189,7 @@ fn check_unique(items: &[Item]) -> Result<(), String> {
             }
             if let Some(other) = seen.insert(name.clone(), cfg.clone()) {
                 if other == cfg {
-                    return Err(format!("two modules define `{name}`"));
+                    return Err(Refusal::TwoDefine(name));
                 }
             }
         }
@@ -188,7 +199,7 @@ fn check_unique(items: &[Item]) -> Result<(), String> {
 
 /// Fails when a variable is named like a function or a static: a path that reached the
 /// item through its module (`features::quiet(..)`) would, made bare, reach the variable.
-fn check_unshadowed(items: &[Item]) -> Result<(), String> {
+fn check_unshadowed(items: &[Item]) -> Result<(), Refusal> {
     struct Bindings(BTreeSet<String>);
     impl<'ast> syn::visit::Visit<'ast> for Bindings {
         fn visit_pat_ident(&mut self, p: &'ast syn::PatIdent) {
@@ -212,10 +223,22 @@ fn check_unshadowed(items: &[Item]) -> Result<(), String> {
     if shadowed.is_empty() {
         Ok(())
     } else {
-        Err(format!(
-            "variables are named like the items {}",
-            shadowed.join(", ")
-        ))
+        Err(Refusal::Shadowed(shadowed))
+    }
+}
+
+/// Fails when an import of another crate is named like one of this crate's modules
+/// (`use std::cell;` beside `mod cell`): [`strip_paths`] drops a module's step from every
+/// path that starts with it, `cell::RefCell` as well.
+fn check_imports(items: &[Item], modules: &BTreeSet<String>) -> Result<(), Refusal> {
+    let imported = items
+        .iter()
+        .filter(|i| matches!(i, Item::Use(_)))
+        .flat_map(names)
+        .find(|name| modules.contains(name));
+    match imported {
+        Some(name) => Err(Refusal::ImportLikeModule(name)),
+        None => Ok(()),
     }
 }
 
@@ -271,7 +294,9 @@ fn flat_words(tokens: TokenStream) -> Vec<String> {
 }
 
 /// Drops the module steps of paths: `crate :: lib ::` inside the library (`inside`), every
-/// `super ::`, `self ::` and `module ::`; outside it, the steps after `crate :: lib ::`.
+/// `super ::`, `self ::` and `module ::`; outside it, the steps after `crate :: lib ::`. A
+/// path from another crate (`std ::`, `:: rand ::`, with a `{ .. }` of a `use` after it) is
+/// left whole.
 fn strip_paths(
     tokens: TokenStream,
     lib: &str,
@@ -285,12 +310,28 @@ fn strip_paths(
     };
     let word = |i: usize, w: &str| matches!(tokens.get(i), Some(TokenTree::Ident(x)) if x == w);
     let mut out = Vec::with_capacity(tokens.len());
+    // Whether the path being written started at another crate.
+    let mut foreign = false;
     let mut i = 0;
     while i < tokens.len() {
         let dollar = i > 0 && matches!(&tokens[i - 1], TokenTree::Punct(p) if p.as_char() == '$');
         // After what is written so far (a step dropped before this one does not count).
         let after_colons = matches!(out.as_slice(), [.., TokenTree::Punct(a), TokenTree::Punct(b)]
             if a.as_char() == ':' && b.as_char() == ':');
+        foreign = match &tokens[i] {
+            TokenTree::Ident(w) => {
+                let root = colons(i + 1) && ALLOWED_CRATES.iter().any(|c| w == c);
+                root || foreign && after_colons
+            }
+            TokenTree::Punct(p) => foreign && p.as_char() == ':',
+            TokenTree::Group(_) => foreign && after_colons,
+            TokenTree::Literal(_) => false,
+        };
+        if foreign {
+            out.push(tokens[i].clone());
+            i += 1;
+            continue;
+        }
         // `crate :: lib ::` (or `$crate :: lib ::`) inside: the whole prefix goes.
         if inside && word(i, "crate") && colons(i + 1) && word(i + 3, lib) && colons(i + 4) {
             if dollar {
@@ -386,7 +427,7 @@ mod tests {
     use super::*;
 
     fn flattened(mut file: syn::File) -> Result<String, String> {
-        flatten(&mut file, "lib")?;
+        flatten(&mut file, "lib").map_err(|e| e.to_string())?;
         Ok(file.to_token_stream().to_string())
     }
 
@@ -427,7 +468,7 @@ mod tests {
     }
 
     #[test]
-    fn a_name_two_modules_define_or_a_variable_shadows_keeps_the_modules() {
+    fn a_clash_a_shadowing_variable_or_an_import_named_like_a_module_is_refused() {
         let twice: syn::File = syn::parse_quote! {
             mod lib { mod a { fn f() {} } mod b { fn f() {} } }
         };
@@ -436,10 +477,67 @@ mod tests {
             mod lib { mod a { pub fn f() {} } mod b { fn g(f: u8) -> u8 { super::a::f(); f } } }
         };
         let err = flattened(shadow).unwrap_err();
-        assert_eq!(err, "variables are named like the items f");
+        assert!(
+            err.starts_with("variables are named like the items `f` ("),
+            "{err}"
+        );
         let cfg: syn::File = syn::parse_quote! {
             mod lib { #[cfg(unix)] mod a { fn f() {} } }
         };
         assert!(flattened(cfg).unwrap_err().contains("attributes"));
+        let import: syn::File = syn::parse_quote! {
+            mod lib {
+                mod cell { pub struct Cell; }
+                mod bot { use std::cell; fn f() -> cell::RefCell<u8> { cell::RefCell::new(0) } }
+            }
+        };
+        let err = flattened(import).unwrap_err();
+        assert!(
+            err.starts_with("an import is named like the module `cell` ("),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn paths_from_other_crates_keep_steps_named_like_a_module() {
+        let file: syn::File = syn::parse_quote! {
+            use std::{rc::Rc, sync::mpsc::channel};
+            fn main() {
+                let _ = std::cell::RefCell::new(0);
+                let _: Vec<std::cell::Cell<u8>> = Vec::new();
+                crate::lib::bot::run();
+            }
+            mod lib {
+                pub mod cell { pub struct Cell; }
+                pub mod rngs { pub fn seed() -> u64 { 1 } }
+                pub mod mpsc {}
+                pub mod bot {
+                    use std::cell::RefCell;
+                    use core::cell::Cell as CoreCell;
+                    use rand::rngs::SmallRng;
+                    pub fn run() {
+                        let a = RefCell::new(super::cell::Cell);
+                        let b = ::std::cell::Cell::new(super::rngs::seed());
+                        let c: std::collections::HashMap<super::cell::Cell, alloc::rc::Rc<u8>>;
+                        println!("{:?}", std::cell::Cell::new(crate::lib::cell::Cell));
+                    }
+                }
+            }
+        };
+        let text = flattened(file).unwrap();
+        for whole in [
+            "use std :: { rc :: Rc , sync :: mpsc :: channel } ;",
+            "let _ = std :: cell :: RefCell :: new (0) ;",
+            "Vec < std :: cell :: Cell < u8 > >",
+            "use std :: cell :: RefCell ;",
+            "use core :: cell :: Cell as CoreCell ;",
+            "use rand :: rngs :: SmallRng ;",
+            ":: std :: cell :: Cell :: new (seed ())",
+            "std :: collections :: HashMap < Cell , alloc :: rc :: Rc < u8 > >",
+            "std :: cell :: Cell :: new (Cell)",
+            "RefCell :: new (Cell)",
+        ] {
+            assert!(text.contains(whole), "`{whole}` in {text}");
+        }
     }
 }

@@ -71,8 +71,6 @@ pub struct Bundle {
     pub source: String,
     /// The library's top-level modules it ships, in source order.
     pub modules: Vec<String>,
-    /// What the compact print could not do, and why (`twixt-bundle` prints them).
-    pub notes: Vec<String>,
 }
 
 impl Bundle {
@@ -91,8 +89,9 @@ impl Bundle {
 }
 
 /// Builds the bundle; fails when the compact print would exceed [`LIMIT`] (the readable one,
-/// for tracing a compile error, may: it is never the file submitted) or when a shipped module
-/// uses something a single pasted file cannot carry.
+/// for tracing a compile error, may: it is never the file submitted), when the compact print
+/// cannot make the library's modules one (the error says why), or when a shipped module uses
+/// something a single pasted file cannot carry.
 pub fn bundle(options: &Options) -> Result<Bundle> {
     let manifest = manifest::read(&options.crate_dir)?;
     let lib = manifest.lib_name.as_str();
@@ -109,13 +108,8 @@ pub fn bundle(options: &Options) -> Result<Bundle> {
 
     let modules = library.modules();
     let (lib_attrs, lib_items) = library.into_parts();
-    let mut notes = Vec::new();
-    let source = print::render(main, lib_attrs, lib_items, lib, options.pretty, &mut notes)?;
-    let bundle = Bundle {
-        source,
-        modules,
-        notes,
-    };
+    let source = print::render(main, lib_attrs, lib_items, lib, options.pretty)?;
+    let bundle = Bundle { source, modules };
     if !options.pretty && bundle.chars() > LIMIT {
         bail!(
             "the bundle would be {} characters, over CodinGame's limit of {LIMIT}",

@@ -70,8 +70,5 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
         all - weights,
         bundle.modules.join(", ")
     );
-    for note in &bundle.notes {
-        eprintln!("twixt-bundle: note: {note}");
-    }
     Ok(())
 }

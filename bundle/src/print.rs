@@ -2,10 +2,10 @@
 //! Rust.
 
 use super::{compact, flatten, load, locals, rename, rewrite, strip};
-use anyhow::{Context, Result};
+use anyhow::{anyhow, Context, Result};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 use syn::{Attribute, Item};
 
 const HEADER: &str = "\
@@ -19,8 +19,10 @@ const HEADER: &str = "\
 /// the library's root attributes and items as `mod <lib>`, without doc comments (nor cfg
 /// attributes true in the bundle). `pretty`: printed as readable Rust, with a header;
 /// otherwise compact, the crate's names shortened ([`rename`], then each function's locals:
-/// [`locals`]), the library's modules made one ([`flatten`]; `notes` says why not) and only the whitespace the
-/// tokens need ([`compact`]). `TWIXT_BUNDLE_NAMES=FILE` writes the compact bundle's new
+/// [`locals`]), the library's modules made one ([`flatten`]) and only the whitespace the
+/// tokens need ([`compact`]). A compact bundle whose modules cannot be made one is an error
+/// that says why, in the crate's own names: it would cost thousands of characters, and only
+/// a size check would notice. `TWIXT_BUNDLE_NAMES=FILE` writes the compact bundle's new
 /// names beside the old ones there, to trace a message of the compiler.
 pub fn render(
     mut main: syn::File,
@@ -28,7 +30,6 @@ pub fn render(
     lib_items: Vec<Item>,
     lib: &str,
     pretty: bool,
-    notes: &mut Vec<String>,
 ) -> Result<String> {
     rewrite::root_binary_paths(&mut main, lib);
     let mut module: syn::ItemMod = syn::parse_quote! {
@@ -61,9 +62,15 @@ pub fn render(
         let file = syn::parse2(renamed).context("re-reading the renamed bundle")?;
         let mut file = locals::shorten(file, &plan.locals);
         let module = plan.names.get(lib).map_or(lib, String::as_str);
-        if let Err(why) = flatten::flatten(&mut file, module) {
-            notes.push(format!("the library stays in modules: {why}"));
-        }
+        flatten::flatten(&mut file, module).map_err(|why| {
+            let old: BTreeMap<&str, &str> = plan
+                .names
+                .iter()
+                .map(|(old, new)| (new.as_str(), old.as_str()))
+                .collect();
+            let why = why.map_names(|n| old.get(n).map_or(n, |o| *o).to_owned());
+            anyhow!("the library's modules cannot be made one in the compact bundle: {why}")
+        })?;
         return Ok(compact::print(file.into_token_stream()));
     }
     let text = space_items(&prettyplease::unparse(&file));

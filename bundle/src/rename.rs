@@ -48,7 +48,7 @@ const FRAGMENTS: &[&str] = &[
 ];
 
 /// The crates a path may start from besides this one: their names are theirs.
-const EXTERNAL_CRATES: &[&str] = &["std", "core", "alloc", "rand"];
+const EXTERNAL_CRATES: &[&str] = &super::check::ALLOWED_CRATES;
 
 /// Names of std's prelude: the crate may define a variant `None`, but `None` alone is std's.
 const PRELUDE: &[&str] = &[

@@ -84,6 +84,29 @@ fn the_bot_bundle_compiles_as_one_file_and_fits() {
 }
 
 #[test]
+fn the_bot_bundle_makes_the_library_one_module() {
+    // A bundle whose modules cannot be made one fails with the reason; this says so here,
+    // before the size cap above would say it with a number.
+    let bundle = match bundle::bundle(&Options::for_crate(crate_dir())) {
+        Ok(bundle) => bundle,
+        Err(e) => panic!("{e:#}"),
+    };
+    let file = syn::parse_file(&bundle.source).unwrap();
+    let Some(syn::Item::Mod(library)) = file.items.last() else {
+        panic!("the bundle ends with the library's module");
+    };
+    let items = &library.content.as_ref().expect("an inline module").1;
+    let nested: Vec<String> = items
+        .iter()
+        .filter_map(|i| match i {
+            syn::Item::Mod(m) => Some(m.ident.to_string()),
+            _ => None,
+        })
+        .collect();
+    assert!(nested.is_empty(), "modules left in the library: {nested:?}");
+}
+
+#[test]
 fn the_pretty_bundle_is_the_same_code_printed_readable() {
     let compact = bundle::bundle(&Options::for_crate(crate_dir())).unwrap();
     let mut options = Options::for_crate(crate_dir());

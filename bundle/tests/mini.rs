@@ -22,6 +22,28 @@ fn the_compact_bundle_runs_like_the_readable_one() {
 }
 
 #[test]
+fn paths_into_std_keep_a_step_named_like_a_module_of_the_crate() {
+    // The crate has a module `cell`; made one module, `std::cell::RefCell` must not become
+    // `std::RefCell`, in the library or in main.
+    let tree =
+        "use super::super::cell::Cell;\nuse super::params::BONUS;\nuse std::cell::RefCell;\n\
+                pub fn best(cell: Cell) -> Cell {\n\
+                    let bonus = RefCell::new(BONUS);\n\
+                    Cell(std::cell::Cell::new(cell.0).get() + bonus.into_inner())\n}\n";
+    let main = "use twixt::bot::Options;\nfn main() {\n\
+                let options = std::cell::Cell::new(Options::default());\n\
+                println!(\"{}\", twixt::bot::run(&options.into_inner()));\n}\n";
+    let dir = mini_with(&[("src/search/tree.rs", tree), ("src/main.rs", main)]);
+    let compact = bundle_compact(dir.path()).unwrap_or_else(|e| panic!("{e:#}"));
+    assert!(
+        compact.source.contains("std::cell::RefCell"),
+        "{}",
+        compact.source
+    );
+    assert_eq!(compile_and_run(&compact.source, &[], &[]), "cell 8 4\n");
+}
+
+#[test]
 fn ships_only_the_modules_main_reaches() {
     let bundle = bundle_crate(&mini_dir()).unwrap();
     assert_eq!(bundle.modules, ["bot", "cell", "search"]);

@@ -122,6 +122,30 @@ fn rejects_a_bundle_over_the_limit() {
 }
 
 #[test]
+fn rejects_a_compact_bundle_whose_modules_cannot_be_made_one() {
+    // protocol.rs defines `answer` too; the refusal names it as the crate does, not as the
+    // compact print renamed it.
+    for (code, reason) in [
+        ("pub fn answer() -> u8 { 0 }", "two modules define `answer`"),
+        (
+            "pub fn twice(x: u8) -> u8 { let answer = x; answer * 2 }",
+            "variables are named like the items `answer` (",
+        ),
+    ] {
+        let dir = with_shipped(code);
+        let error = match bundle_compact(dir.path()) {
+            Ok(_) => panic!("{code}: the compact bundle was written with its modules nested"),
+            Err(e) => format!("{e:#}"),
+        };
+        let expected =
+            format!("the library's modules cannot be made one in the compact bundle: {reason}");
+        assert!(error.starts_with(&expected), "{code}: {error}");
+        // Nested, as the readable print keeps it, the crate is fine.
+        assert!(bundle_crate(dir.path()).is_ok(), "{code}");
+    }
+}
+
+#[test]
 fn lists_every_problem_at_once() {
     let error =
         bundle_error(with_shipped("use clap::Parser;\nconst X: &str = env!(\"HOME\");").path());
