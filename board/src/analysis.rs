@@ -1,0 +1,289 @@
+//! The live analysis: the engine's search of one position on a thread of its own, in slices
+//! of a fifth of a second that go on in the same tree ([`Searcher::analyse_on`]); after each
+//! slice the root's moves (visits, share, value, prior, expected line) are published for the
+//! page to poll. It stops when asked, at its time limit, or when its board is dropped.
+//! A server-wide count bounds how many run at once.
+
+use serde::Serialize;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use twixt::cell::Cell;
+use twixt::position::{Move, Position};
+use twixt::search::params::Params;
+use twixt::search::{Found, Limits, RootLine, Searcher};
+
+/// The length of one slice: the view is renewed about five times a second.
+const SLICE: Duration = Duration::from_millis(200);
+/// How many root moves are listed with their lines (the heat map has them all).
+const TOP: usize = 8;
+/// How many moves of each line are kept.
+const PV_PLIES: usize = 10;
+
+/// One root move as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineView {
+    /// The move (`E5`, `SWAP`).
+    pub mv: String,
+    /// The search's visits.
+    pub visits: u32,
+    /// Its share of the root's visits, in [0, 1].
+    pub share: f32,
+    /// Its value for the player to move, in [0, 1].
+    pub value: f32,
+    /// The learned prior.
+    pub prior: f32,
+    /// The expected line, the move first.
+    pub line: Vec<String>,
+}
+
+impl From<&RootLine> for LineView {
+    fn from(l: &RootLine) -> LineView {
+        LineView {
+            mv: l.mv.to_string(),
+            visits: l.visits,
+            share: l.share,
+            value: l.value,
+            prior: l.prior,
+            line: l.line.iter().map(Move::to_string).collect(),
+        }
+    }
+}
+
+/// What the analysis shows now.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct AnalysisView {
+    /// Whether the search is still going.
+    pub running: bool,
+    /// Milliseconds searched so far.
+    pub ms: u64,
+    /// The time limit, in ms.
+    pub limit_ms: u64,
+    /// Iterations so far.
+    pub iterations: u64,
+    /// How many times the view was renewed.
+    pub updates: u64,
+    /// The most visited root moves, most first.
+    pub lines: Vec<LineView>,
+    /// Every root peg with its share of the visits (the heat map).
+    pub heat: Vec<(String, f32)>,
+    /// What the bot would play without searching (a win in one or two), if anything.
+    pub note: Option<String>,
+    /// Why the search stopped, once it has.
+    pub ended: Option<String>,
+}
+
+/// At most this many analyses run at once, server-wide.
+#[derive(Debug)]
+pub struct Slots {
+    running: AtomicUsize,
+    max: usize,
+}
+
+/// One taken slot, given back when dropped.
+struct Slot(Arc<Slots>);
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        self.0.running.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl Slots {
+    /// Room for `max` analyses at once.
+    pub fn new(max: usize) -> Arc<Slots> {
+        Arc::new(Slots {
+            running: AtomicUsize::new(0),
+            max,
+        })
+    }
+
+    fn take(self: &Arc<Slots>) -> Option<Slot> {
+        let taken = self
+            .running
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < self.max).then_some(n + 1)
+            });
+        taken.ok().map(|_| Slot(self.clone()))
+    }
+
+    /// How many run now.
+    pub fn running(&self) -> usize {
+        self.running.load(Ordering::SeqCst)
+    }
+
+    /// How many may run at once.
+    pub fn max(&self) -> usize {
+        self.max
+    }
+}
+
+/// A running (or finished) analysis of one position.
+pub struct Analysis {
+    stop: Arc<AtomicBool>,
+    view: Arc<Mutex<AnalysisView>>,
+}
+
+/// The position to search and the last two pegs before it (the opponent's, the mover's).
+pub struct Job {
+    /// The position.
+    pub position: Position,
+    /// The last pegs, for the learned prior.
+    pub history: (Option<Cell>, Option<Cell>),
+    /// How long to search at most.
+    pub limit: Duration,
+}
+
+impl Analysis {
+    /// Starts searching `job` on a thread of its own; `None` when `slots` are all taken.
+    pub fn start(job: Job, slots: &Arc<Slots>) -> Option<Analysis> {
+        let slot = slots.take()?;
+        let stop = Arc::new(AtomicBool::new(false));
+        let view = Arc::new(Mutex::new(AnalysisView {
+            running: true,
+            limit_ms: job.limit.as_millis() as u64,
+            ..AnalysisView::default()
+        }));
+        let (stop2, view2) = (stop.clone(), view.clone());
+        std::thread::spawn(move || {
+            let _slot = slot;
+            let searched = catch_unwind(AssertUnwindSafe(|| search(&job, &stop2, &view2)));
+            let ended = match searched {
+                Ok(why) => why,
+                Err(_) => "the search failed".to_string(),
+            };
+            let mut v = view2.lock().unwrap_or_else(|e| e.into_inner());
+            v.running = false;
+            v.ended = Some(ended);
+        });
+        Some(Analysis { stop, view })
+    }
+
+    /// Asks the search to stop (it does within a slice).
+    pub fn stop(&self) {
+        self.stop.store(true, Ordering::SeqCst);
+    }
+
+    /// What it shows now.
+    pub fn view(&self) -> AnalysisView {
+        self.view.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
+
+impl Drop for Analysis {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Searches slice by slice until stopped or out of time; says why it stopped.
+fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
+    let pos = &job.position;
+    let mut searcher = Searcher::new(Params::default(), rand::random());
+    let note = searcher.tactical(pos).map(|r| match r.found {
+        Found::WinInOne => format!(
+            "{} wins at once: the bot plays it without searching",
+            r.best
+        ),
+        _ => format!("{} wins in two: the bot plays it without searching", r.best),
+    });
+    view.lock().unwrap_or_else(|e| e.into_inner()).note = note;
+    let start = Instant::now();
+    let end = start + job.limit;
+    let mut iterations = 0;
+    let mut first = true;
+    loop {
+        if stop.load(Ordering::SeqCst) {
+            return "stopped".to_string();
+        }
+        let now = Instant::now();
+        if now >= end {
+            return format!("time limit of {} ms reached", job.limit.as_millis());
+        }
+        let limits = Limits {
+            deadline: Some((now + SLICE).min(end)),
+            iterations: None,
+        };
+        searcher.set_history(job.history.0, job.history.1);
+        let report = if std::mem::take(&mut first) {
+            searcher.analyse(pos, pos.legal_moves(), &limits)
+        } else {
+            searcher.analyse_on(pos, &limits)
+        };
+        let Some(report) = report else {
+            return "no move to search: the game is over".to_string();
+        };
+        iterations += report.iterations;
+        let all = searcher.analysis(usize::MAX, PV_PLIES);
+        let mut v = view.lock().unwrap_or_else(|e| e.into_inner());
+        v.ms = start.elapsed().as_millis() as u64;
+        v.iterations = iterations;
+        v.updates += 1;
+        v.lines = all.iter().take(TOP).map(LineView::from).collect();
+        v.heat = all
+            .iter()
+            .filter(|l| l.mv != Move::Swap)
+            .map(|l| (l.mv.to_string(), l.share))
+            .collect();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn job(moves: &str, ms: u64) -> Job {
+        Job {
+            position: Position::after(moves).unwrap(),
+            history: (None, None),
+            limit: Duration::from_millis(ms),
+        }
+    }
+
+    fn wait(a: &Analysis) -> AnalysisView {
+        let until = Instant::now() + Duration::from_secs(10);
+        while a.view().running && Instant::now() < until {
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        a.view()
+    }
+
+    #[test]
+    fn the_view_is_renewed_slice_by_slice_until_the_limit() {
+        let slots = Slots::new(1);
+        let a = Analysis::start(job("F6 E7 G8", 700), &slots).unwrap();
+        assert!(
+            Analysis::start(job("F6", 100), &slots).is_none(),
+            "one slot only"
+        );
+        let v = wait(&a);
+        assert!(!v.running);
+        assert!(v.updates >= 3, "{} updates in 700 ms", v.updates);
+        assert_eq!(v.ended.as_deref(), Some("time limit of 700 ms reached"));
+        assert_eq!(v.lines.len(), TOP);
+        assert!(v.lines.windows(2).all(|w| w[0].visits >= w[1].visits));
+        let total: u32 = v.heat.iter().map(|h| (h.1 * 1e6) as u32).sum();
+        assert!((999_000..=1_001_000).contains(&total), "{total}");
+        assert!(v.lines[0].line.len() > 1 && v.lines[0].line[0] == v.lines[0].mv);
+        let visits: u64 = v.lines.iter().map(|l| l.visits as u64).sum();
+        assert!(visits <= v.iterations);
+        drop(a);
+        assert_eq!(slots.running(), 0, "the slot is given back");
+        assert!(Analysis::start(job("F6", 100), &slots).is_some());
+    }
+
+    #[test]
+    fn a_stop_ends_it_within_a_slice_and_tactics_are_noted() {
+        let slots = Slots::new(2);
+        let won = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9";
+        let a = Analysis::start(job(won, 60_000), &slots).unwrap();
+        std::thread::sleep(Duration::from_millis(300));
+        let asked = Instant::now();
+        a.stop();
+        let v = wait(&a);
+        assert!(asked.elapsed() < Duration::from_millis(1000));
+        assert_eq!(v.ended.as_deref(), Some("stopped"));
+        assert!(v.note.unwrap().contains("wins at once"));
+    }
+}

@@ -1,0 +1,483 @@
+//! One board, as one browser tab holds it: a game (or a position set up for analysis), the
+//! person's seat against the bot, the bot, the analysis and the games brought as text.
+//!
+//! One search at a time: while the bot thinks, nothing that changes the position is taken
+//! (the answer arrives within its clock); the analysis stops whenever the position changes.
+
+use crate::analysis::{Analysis, AnalysisView, Job, Slots};
+use crate::drawn::DrawnView;
+use crate::game::{Fault, Game, Played, Players};
+use crate::library::{Library, Summary};
+use crate::opponent::{Clock, Kind, Opponent};
+use crate::setup::SetUp;
+use crate::ApiError;
+use serde::Serialize;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+use twixt::cell::{Cell, Player};
+use twixt::position::Move;
+use twixt_referee::clocks::Clocks;
+use twixt_referee::record::Reason;
+
+/// A board shared between the requests of its tab and the bot's thread.
+pub type Shared = Arc<Mutex<Board>>;
+
+/// One board.
+pub struct Board {
+    game: Game,
+    setup: Option<SetUp>,
+    seat: Option<Player>,
+    clock: Clock,
+    kind: Kind,
+    opponent: Option<Opponent>,
+    thinking: bool,
+    bot_note: Option<String>,
+    analysis: Option<Analysis>,
+    library: Library,
+    version: u64,
+    /// When a request last touched it.
+    pub touched: Instant,
+}
+
+/// A move of the list as the page shows it.
+#[derive(Serialize)]
+struct MoveView {
+    mv: String,
+    player: u8,
+    ms: Option<u64>,
+    msg: Option<String>,
+}
+
+/// The end of a game as the page shows it.
+#[derive(Serialize)]
+struct OverView {
+    winner: Option<u8>,
+    reason: &'static str,
+    text: String,
+}
+
+/// The whole state the page draws.
+#[derive(Serialize)]
+pub struct View {
+    version: u64,
+    mode: &'static str,
+    seat: Option<u8>,
+    clock_ms: Option<u64>,
+    bot: String,
+    thinking: bool,
+    bot_note: Option<String>,
+    ply: usize,
+    length: usize,
+    to_move: u8,
+    swap_allowed: bool,
+    legal: Vec<String>,
+    moves: Vec<MoveView>,
+    drawn: DrawnView,
+    over: Option<OverView>,
+    setup: Option<Vec<(String, u8)>>,
+    analysis: Option<AnalysisView>,
+    games: usize,
+}
+
+impl Board {
+    /// An empty board whose bot is `kind`; the person plays both sides until a seat is chosen.
+    pub fn new(kind: Kind) -> Board {
+        Board {
+            game: Game::default(),
+            setup: None,
+            seat: None,
+            clock: Clock::CodinGame,
+            kind,
+            opponent: None,
+            thinking: false,
+            bot_note: None,
+            analysis: None,
+            library: Library::default(),
+            version: 0,
+            touched: Instant::now(),
+        }
+    }
+
+    /// Whether the bot is thinking now.
+    pub fn busy(&self) -> bool {
+        self.thinking
+    }
+
+    fn not_thinking(&self) -> Result<(), ApiError> {
+        if self.thinking {
+            return Err(ApiError::conflict(
+                "the bot is thinking: wait for its answer (it comes within its clock)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// The position changed: the analysis of the old one stops, the page redraws.
+    fn changed(&mut self) {
+        self.version += 1;
+        if let Some(a) = self.analysis.take() {
+            a.stop();
+        }
+    }
+
+    /// A new game from the empty board: the person in `seat` (the bot in the other; `None`:
+    /// no bot), the bot under `clock`. A bot to move first is asked at once.
+    pub fn new_game(
+        &mut self,
+        me: &Shared,
+        seat: Option<Player>,
+        clock: Clock,
+    ) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        self.changed();
+        self.opponent = None;
+        self.bot_note = None;
+        self.seat = seat;
+        self.clock = clock;
+        self.setup = None;
+        let bot = self.kind.name();
+        let names = match seat {
+            Some(Player::Zero) => ["you (twixt-board)".to_string(), bot],
+            Some(Player::One) => [bot, "you (twixt-board)".to_string()],
+            None => [
+                "player 0 (twixt-board)".into(),
+                "player 1 (twixt-board)".into(),
+            ],
+        };
+        let clocks = seat.map(|_| {
+            let c = match clock {
+                Clock::CodinGame => Clocks::CODINGAME,
+                Clock::Ms(ms) => Clocks {
+                    first_ms: ms,
+                    turn_ms: ms,
+                    margin_ms: 0,
+                },
+            };
+            [c, c]
+        });
+        self.game = Game::default();
+        self.game.players = Players {
+            names,
+            seed: 0,
+            clocks,
+        };
+        self.bot_turn(me);
+        Ok(())
+    }
+
+    /// The person's move at the ply shown; then the bot's turn, if it has one.
+    pub fn play(&mut self, me: &Shared, mv: Move) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        if self.setup.is_some() {
+            return Err(ApiError::conflict(
+                "a set-up position is for analysis: start a game or open one to play moves",
+            ));
+        }
+        let to_move = self.game.reference().to_move();
+        if self.seat.is_some_and(|s| s != to_move) && self.game.ending().is_none() {
+            return Err(ApiError::conflict(
+                "it is the bot's turn: ask it to move, or take back",
+            ));
+        }
+        self.game.play(Played::plain(mv)).map_err(ApiError::bad)?;
+        self.changed();
+        self.bot_turn(me);
+        Ok(())
+    }
+
+    /// Takes back to the person's previous turn (against the bot), or one move.
+    pub fn take_back(&mut self) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        if self.setup.is_some() || self.game.ply() == 0 {
+            return Err(ApiError::conflict("there is no move to take back"));
+        }
+        let mut ply = self.game.ply() - 1;
+        if let Some(seat) = self.seat {
+            while ply > 0 && Player::BOTH[ply % 2] != seat {
+                ply -= 1;
+            }
+            if Player::BOTH[ply % 2] != seat {
+                return Err(ApiError::conflict("there is no move of yours to take back"));
+            }
+        }
+        self.game.goto(ply).map_err(ApiError::bad)?;
+        self.game.cut();
+        // A bot that faulted is gone; one that answered stays (it reads the whole position).
+        self.changed();
+        Ok(())
+    }
+
+    /// Shows ply `ply` of the game.
+    pub fn goto(&mut self, ply: usize) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        if self.setup.take().is_some() {
+            self.changed();
+        }
+        self.game.goto(ply).map_err(ApiError::bad)?;
+        self.changed();
+        Ok(())
+    }
+
+    /// Asks the bot to move in the position shown (also where the person would move).
+    pub fn ask_bot(&mut self, me: &Shared) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        if self.setup.is_some() {
+            return Err(ApiError::conflict(
+                "the bot plays games, not set-up positions",
+            ));
+        }
+        if self.game.ending().is_some() {
+            return Err(ApiError::conflict("the game is over"));
+        }
+        // The bot plays the side to move from now on; one that played the other side is
+        // replaced (a bot keeps the side it learned on its first turn).
+        let seat = self.game.reference().to_move().other();
+        if self.seat != Some(seat) {
+            self.seat = Some(seat);
+            self.opponent = None;
+        }
+        self.bot_turn(me);
+        Ok(())
+    }
+
+    /// Starts the bot's answer on a thread when it is the bot's turn.
+    fn bot_turn(&mut self, me: &Shared) {
+        let Some(seat) = self.seat else { return };
+        let game = self.game.reference();
+        if game.to_move() == seat || self.game.ending().is_some() {
+            return;
+        }
+        let mut opponent = match self.opponent.take() {
+            Some(o) => o,
+            None => match Opponent::start(&self.kind, self.clock) {
+                Ok(o) => o,
+                Err(why) => {
+                    self.bot_note = Some(why);
+                    return;
+                }
+            },
+        };
+        // A bot started mid-game first reads its first turn of the game, as it did then:
+        // it learns its side from it (after a swap, counting pegs would mislead it).
+        let first_ply = seat.other().index();
+        let prime = (opponent.answered() == 0 && self.game.ply() > first_ply)
+            .then(|| self.game.turn_input_at(first_ply));
+        let input = self.game.turn_input();
+        if let Some(a) = self.analysis.take() {
+            a.stop();
+        }
+        let version = self.version;
+        self.thinking = true;
+        self.bot_note = None;
+        let me = me.clone();
+        std::thread::spawn(move || {
+            let answer = match prime {
+                Some(first) => opponent.ask(first).and_then(|_| opponent.ask(input)),
+                None => opponent.ask(input),
+            };
+            let mut board = me.lock().unwrap_or_else(|e| e.into_inner());
+            board.thinking = false;
+            if board.version != version {
+                return;
+            }
+            let loser = seat.other();
+            match answer {
+                Ok((mv, ms, msg)) => {
+                    let played = Played {
+                        mv,
+                        ms: Some(ms),
+                        msg,
+                    };
+                    match board.game.play(played) {
+                        Ok(()) => board.opponent = Some(opponent),
+                        Err(why) => board.game.end_by(Fault {
+                            loser,
+                            reason: Reason::Illegal,
+                            detail: format!("played an illegal move: {why}"),
+                        }),
+                    }
+                }
+                Err((reason, detail)) => board.game.end_by(Fault {
+                    loser,
+                    reason,
+                    detail,
+                }),
+            }
+            board.changed();
+        });
+    }
+
+    /// Sets a position up from `placed` pegs (in order) with `to_move` to move.
+    pub fn set_up(&mut self, placed: Vec<(Cell, Player)>, to_move: Player) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        let setup = SetUp::new(placed, to_move).map_err(ApiError::bad)?;
+        self.setup = Some(setup);
+        self.changed();
+        Ok(())
+    }
+
+    /// Opens a pasted move list or an uploaded file: its first game is shown at its start.
+    pub fn load(&mut self, lib: Library) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        self.library = lib;
+        self.open(1)
+    }
+
+    /// Shows game `n` (from 1) of what was loaded, at its start, with no bot.
+    pub fn open(&mut self, n: usize) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        let count = self.library.entries.len();
+        let entry = n
+            .checked_sub(1)
+            .and_then(|i| self.library.entries.get(i))
+            .ok_or_else(|| ApiError::not_found(format!("there is no game {n}: {count} loaded")))?;
+        self.game = entry.game.clone();
+        self.setup = None;
+        self.seat = None;
+        self.opponent = None;
+        self.bot_note = None;
+        self.changed();
+        Ok(())
+    }
+
+    /// The games loaded and the lines left out.
+    pub fn games(&self) -> (Vec<Summary>, Vec<String>) {
+        let list = self.library.entries.iter().map(|e| e.summary.clone());
+        (list.collect(), self.library.left_out.clone())
+    }
+
+    /// Starts analysing the position shown for at most `limit`.
+    pub fn analyse(&mut self, limit: Duration, slots: &Arc<Slots>) -> Result<(), ApiError> {
+        self.not_thinking()?;
+        let (position, history) = match &self.setup {
+            Some(s) => (s.position(), s.history()),
+            None => {
+                if self.game.ending().is_some() {
+                    return Err(ApiError::conflict(
+                        "the game is over: there is nothing to analyse",
+                    ));
+                }
+                (self.game.position(), self.game.history())
+            }
+        };
+        if let Some(a) = self.analysis.take() {
+            a.stop();
+        }
+        let job = Job {
+            position,
+            history,
+            limit,
+        };
+        let analysis = Analysis::start(job, slots).ok_or_else(|| {
+            ApiError::busy(format!(
+                "{} analyses are running on this server, the most it runs at once: stop one",
+                slots.max()
+            ))
+        })?;
+        self.analysis = Some(analysis);
+        Ok(())
+    }
+
+    /// Stops the analysis (its last view stays).
+    pub fn stop_analysis(&mut self) {
+        if let Some(a) = &self.analysis {
+            a.stop();
+        }
+    }
+
+    /// The turn input of the position shown.
+    pub fn turn_input(&self) -> String {
+        match &self.setup {
+            Some(s) => s.turn_input(),
+            None => self.game.turn_input(),
+        }
+    }
+
+    /// The game as a record line; an error for a set-up position.
+    pub fn record(&self) -> Result<String, ApiError> {
+        if self.setup.is_some() {
+            return Err(ApiError::conflict(
+                "a set-up position is not a game: export it as a turn input",
+            ));
+        }
+        Ok(self.game.record().to_json() + "\n")
+    }
+
+    /// Everything the page draws.
+    pub fn view(&self) -> View {
+        let (drawn, to_move, legal, swap, over, setup) = match &self.setup {
+            Some(s) => {
+                let pos = s.position();
+                let legal = pos.legal_holes().iter().map(|c| c.to_string()).collect();
+                let placed = s
+                    .placed()
+                    .iter()
+                    .map(|&(c, p)| (c.to_string(), p.index() as u8));
+                (
+                    s.drawn(),
+                    s.to_move(),
+                    legal,
+                    false,
+                    None,
+                    Some(placed.collect()),
+                )
+            }
+            None => {
+                let game = self.game.reference();
+                let over = self.game.ending().map(|(w, reason, detail)| OverView {
+                    winner: w.map(|p| p.index() as u8),
+                    reason: reason.name(),
+                    text: detail,
+                });
+                let legal = if over.is_some() {
+                    Vec::new()
+                } else {
+                    game.legal_holes(game.to_move())
+                        .iter()
+                        .map(|c| c.to_string())
+                        .collect()
+                };
+                let swap = over.is_none() && game.swap_allowed();
+                (self.game.drawn(), game.to_move(), legal, swap, over, None)
+            }
+        };
+        View {
+            version: self.version,
+            mode: if self.setup.is_some() {
+                "setup"
+            } else {
+                "game"
+            },
+            seat: self.seat.map(|p| p.index() as u8),
+            clock_ms: match self.clock {
+                Clock::CodinGame => None,
+                Clock::Ms(ms) => Some(ms),
+            },
+            bot: self.kind.name(),
+            thinking: self.thinking,
+            bot_note: self.bot_note.clone(),
+            ply: self.game.ply(),
+            length: self.game.len(),
+            to_move: to_move.index() as u8,
+            swap_allowed: swap,
+            legal,
+            moves: self
+                .game
+                .moves()
+                .iter()
+                .enumerate()
+                .map(|(i, p)| MoveView {
+                    mv: p.mv.to_string(),
+                    player: (i % 2) as u8,
+                    ms: p.ms,
+                    msg: p.msg.clone(),
+                })
+                .collect(),
+            drawn: drawn.view(),
+            over,
+            setup,
+            analysis: self.analysis.as_ref().map(Analysis::view),
+            games: self.library.entries.len(),
+        }
+    }
+}

@@ -1,0 +1,86 @@
+//! `twixt-board`: a Twixt-PP board in the browser, served on the loopback. Play the bot (the
+//! engine in this process, or any command that speaks the protocol), watch the engine's
+//! analysis of any position live, set positions up, and step through recorded games.
+//!
+//! [`routes`] is the HTTP API and [`page`] the page it serves (HTML, CSS and script, all in
+//! the binary: the page fetches nothing from outside). A [`registry`] holds one [`board`] per
+//! tab: a [`game`] judged by the reference rules, or a position [`setup`] peg by peg, drawn as
+//! [`drawn`] says; the [`opponent`] answers on a thread under its clock, the [`analysis`]
+//! searches on a thread in slices, and [`library`] reads games brought as text. Every refusal
+//! is an [`ApiError`]: a 4xx answer with the reason.
+
+pub mod analysis;
+pub mod board;
+pub mod drawn;
+mod error;
+pub mod game;
+pub mod library;
+pub mod opponent;
+pub mod page;
+pub mod registry;
+pub mod routes;
+pub mod setup;
+
+pub use error::ApiError;
+
+use analysis::Slots;
+use opponent::Kind;
+use registry::Registry;
+use std::future::Future;
+use std::sync::Arc;
+use std::time::Duration;
+
+/// The port the board listens on unless told otherwise (the report's links point there).
+pub const DEFAULT_PORT: u16 = 8765;
+
+/// What the server runs with.
+#[derive(Clone, Debug)]
+pub struct Config {
+    /// The bot the person plays.
+    pub bot: Kind,
+    /// How many boards (tabs) are kept at once.
+    pub max_boards: usize,
+    /// How many analyses run at once.
+    pub max_analyses: usize,
+}
+
+impl Default for Config {
+    /// The engine in this process, 64 boards, an analysis a core (two at least).
+    fn default() -> Self {
+        let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
+        Config {
+            bot: Kind::Engine,
+            max_boards: 64,
+            max_analyses: cores.max(2),
+        }
+    }
+}
+
+/// What every request handler shares.
+#[derive(Clone)]
+pub struct App {
+    boards: Arc<Registry>,
+    slots: Arc<Slots>,
+    kind: Kind,
+}
+
+/// Serves the board on `listener` until `shutdown` completes, then waits for bots still
+/// thinking (a few seconds at most) and ends every bot and analysis.
+pub async fn serve(
+    listener: tokio::net::TcpListener,
+    config: Config,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = App {
+        boards: Arc::new(Registry::new(config.max_boards)),
+        slots: Slots::new(config.max_analyses),
+        kind: config.bot,
+    };
+    let boards = app.boards.clone();
+    let served = axum::serve(listener, routes::router(app))
+        .with_graceful_shutdown(shutdown)
+        .await;
+    let wait = opponent::Clock::RANGE.1 + 2000;
+    let _ = tokio::task::spawn_blocking(move || boards.shutdown(Duration::from_millis(wait))).await;
+    served
+}

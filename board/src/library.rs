@@ -1,0 +1,225 @@
+//! Games brought to the board as text: a pasted move list (`E5 F7 SWAP ...`), or a file the
+//! browser sends (a results file of `twixt-referee match`, a `--record` file: JSON lines of
+//! game records). What can be read is kept and every line that cannot is named, as the
+//! referee's report does; a text with no game that can be opened is an error saying why.
+
+use crate::game::{Game, Played, Players};
+use serde::Serialize;
+use twixt::position::Move;
+use twixt_referee::record::GameRecord;
+use twixt_referee::report::replay::ending;
+use twixt_referee::turn::shorten;
+
+/// At most this many games are kept of one file.
+pub const MAX_GAMES: usize = 20_000;
+
+/// One game of a file, and how the page lists it.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    /// The game, shown at its start.
+    pub game: Game,
+    /// The list's line for it.
+    pub summary: Summary,
+}
+
+/// A game as the page lists it.
+#[derive(Clone, Debug, Serialize)]
+pub struct Summary {
+    /// Its number in the list, from 1.
+    pub n: usize,
+    /// Its line in the file (1 for a move list).
+    pub line: usize,
+    /// Who played, and its place in a match.
+    pub title: String,
+    /// How it ended (the record's words).
+    pub end: String,
+    /// How many moves.
+    pub moves: usize,
+}
+
+/// What a text held.
+#[derive(Clone, Debug, Default)]
+pub struct Library {
+    /// The games that can be opened.
+    pub entries: Vec<Entry>,
+    /// The lines left out, each with why.
+    pub left_out: Vec<String>,
+}
+
+/// The games of `text`: JSON lines of game records when it starts with `{`, else one move
+/// list. An error says why nothing can be opened.
+pub fn read(text: &str) -> Result<Library, String> {
+    let trimmed = text.trim_start();
+    if trimmed.is_empty() {
+        return Err(
+            "the text is empty: paste moves like `E5 F7 SWAP` or open a results file".into(),
+        );
+    }
+    if trimmed.starts_with('{') {
+        return records(text);
+    }
+    let game = move_list(text)?;
+    let summary = Summary {
+        n: 1,
+        line: 1,
+        title: "pasted moves".to_string(),
+        end: String::new(),
+        moves: game.len(),
+    };
+    Ok(Library {
+        entries: vec![Entry { game, summary }],
+        left_out: Vec::new(),
+    })
+}
+
+/// A move list: names separated by spaces, commas or new lines; an error names the first
+/// word that is not a move or the first move the rules refuse.
+pub fn move_list(text: &str) -> Result<Game, String> {
+    let mut moves = Vec::new();
+    for (i, word) in text
+        .split(|c: char| c.is_whitespace() || c == ',')
+        .filter(|w| !w.is_empty())
+        .enumerate()
+    {
+        let mv: Move = word
+            .parse()
+            .map_err(|e| format!("move {} {:?} is not a move: {e}", i + 1, shorten(word)))?;
+        moves.push(Played::plain(mv));
+        if moves.len() > 140 {
+            return Err("more than 140 moves: no game is that long".into());
+        }
+    }
+    if moves.is_empty() {
+        return Err("no move in the text".into());
+    }
+    Game::from_moves(moves, Players::default())
+}
+
+/// Every game record of a JSON-lines text that the rules accept, and the lines left out.
+fn records(text: &str) -> Result<Library, String> {
+    let mut lib = Library::default();
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if lib.entries.len() == MAX_GAMES {
+            lib.left_out
+                .push(format!("line {} on: more than {MAX_GAMES} games", i + 1));
+            break;
+        }
+        match serde_json::from_str::<GameRecord>(line) {
+            Ok(r) => match game_of(&r) {
+                Ok(game) => {
+                    let summary = summary(lib.entries.len() + 1, i + 1, &r);
+                    lib.entries.push(Entry { game, summary });
+                }
+                Err(why) => lib.left_out.push(format!("line {}: {why}", i + 1)),
+            },
+            Err(e) => lib
+                .left_out
+                .push(format!("line {}: not a game record: {e}", i + 1)),
+        }
+    }
+    if lib.entries.is_empty() {
+        let mut why = lib.left_out.clone();
+        why.truncate(3);
+        return Err(format!("no game can be opened: {}", why.join("; ")));
+    }
+    Ok(lib)
+}
+
+/// The game of a record, with its times, messages and players.
+fn game_of(r: &GameRecord) -> Result<Game, String> {
+    let mut moves = Vec::with_capacity(r.moves.len());
+    for (i, m) in r.moves.iter().enumerate() {
+        let mv: Move = m
+            .parse()
+            .map_err(|e| format!("move {} {:?} is not a move: {e}", i + 1, shorten(m)))?;
+        moves.push(Played {
+            mv,
+            ms: r.ms.get(i).copied().flatten(),
+            msg: r.messages.get(i).cloned().flatten().map(|m| shorten(&m)),
+        });
+    }
+    let players = Players {
+        names: [r.cmd0.clone(), r.cmd1.clone()],
+        seed: r.seed,
+        clocks: r.clocks,
+    };
+    Game::from_moves(moves, players)
+}
+
+fn summary(n: usize, line: usize, r: &GameRecord) -> Summary {
+    let who = format!("{} vs {}", shorten(&r.cmd0), shorten(&r.cmd1));
+    let title = match r.slot {
+        Some(s) => format!(
+            "pair {}, game {} (A is player {}): {who}",
+            s.pair + 1,
+            s.game + 1,
+            s.a_player
+        ),
+        None => format!("seed {}: {who}", r.seed),
+    };
+    Summary {
+        n,
+        line,
+        title,
+        end: ending(r),
+        moves: r.moves.len(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const RECORD: &str = r#"{"moves":["E5","SWAP","F7"],"ms":[900,12,250],"messages":["opening","swap",null],"winner":null,"reason":"draw","detail":"d","cmd0":"a","cmd1":"b","seed":7}"#;
+
+    #[test]
+    fn a_move_list_reads_with_spaces_or_commas_and_bad_words_are_named() {
+        let g = move_list("E5, F7\nSWAP").unwrap_err();
+        assert!(g.starts_with("move 3 (SWAP)"), "{g}");
+        assert_eq!(move_list(" e5 F7,g9 ").unwrap().len(), 3);
+        let err = move_list("E5 Z9").unwrap_err();
+        assert!(err.starts_with("move 2 \"Z9\" is not a move"), "{err}");
+        assert_eq!(move_list("  ").unwrap_err(), "no move in the text");
+        assert!(read("").unwrap_err().contains("empty"));
+    }
+
+    #[test]
+    fn records_keep_their_times_and_bad_lines_are_left_out_and_named() {
+        let text = format!(
+            "{RECORD}\nnot json\n\n{}\n{{\"moves\":",
+            RECORD.replace("\"F7\"", "\"E5\"")
+        );
+        let lib = read(&text).unwrap();
+        assert_eq!(lib.entries.len(), 1);
+        let g = &lib.entries[0].game;
+        assert_eq!(g.moves()[1].ms, Some(12));
+        assert_eq!(g.moves()[0].msg.as_deref(), Some("opening"));
+        assert_eq!(g.players.names, ["a".to_string(), "b".to_string()]);
+        assert_eq!(lib.entries[0].summary.title, "seed 7: a vs b");
+        assert_eq!(lib.left_out.len(), 3, "{:?}", lib.left_out);
+        assert!(lib.left_out[0].starts_with("line 2: not a game record"));
+        assert!(
+            lib.left_out[1].starts_with("line 4: move 3 (E5)"),
+            "{:?}",
+            lib.left_out
+        );
+        assert!(lib.left_out[2].starts_with("line 5: not a game record"));
+        let err = read("{\"moves\":[]}\n{oops").unwrap_err();
+        assert!(
+            err.starts_with("no game can be opened: line 1: not a game record"),
+            "{err}"
+        );
+    }
+
+    #[test]
+    fn a_record_written_by_the_board_reads_back() {
+        let mut g = move_list("E5 F7 G9").unwrap();
+        g.goto(3).unwrap();
+        let text = g.record().to_json();
+        let lib = read(&text).unwrap();
+        assert_eq!(lib.entries[0].game.moves(), g.moves());
+    }
+}

@@ -1,0 +1,82 @@
+//! `twixt-board [--port N] [--host ADDR] [--bot CMD]`: serves the board and prints its
+//! address; Ctrl-C (or SIGTERM) stops it, ending every bot it started.
+
+use clap::Parser;
+use std::net::{IpAddr, SocketAddr};
+use std::process::ExitCode;
+use twixt_board::opponent::Kind;
+use twixt_board::{serve, Config, DEFAULT_PORT};
+
+/// A Twixt-PP board in the browser: play the bot, watch its analysis live, step through
+/// recorded games. The page fetches nothing from outside.
+#[derive(Parser)]
+#[command(name = "twixt-board", version)]
+struct Args {
+    /// The port to listen on (0: any free one).
+    #[arg(long, default_value_t = DEFAULT_PORT)]
+    port: u16,
+    /// The address to listen on: the loopback unless told otherwise (another address lets
+    /// other machines start bots and searches here).
+    #[arg(long, default_value = "127.0.0.1")]
+    host: IpAddr,
+    /// The bot to play: a command that speaks the CodinGame protocol (default: the engine in
+    /// this process).
+    #[arg(long, value_name = "CMD")]
+    bot: Option<String>,
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let args = Args::parse();
+    let mut config = Config::default();
+    if let Some(cmd) = args.bot {
+        if let Err(e) = twixt_referee::process::split_command(&cmd) {
+            eprintln!("twixt-board: --bot: {e}");
+            return ExitCode::from(2);
+        }
+        config.bot = Kind::Command(cmd);
+    }
+    let addr = SocketAddr::new(args.host, args.port);
+    let listener = match tokio::net::TcpListener::bind(addr).await {
+        Ok(l) => l,
+        Err(e) => {
+            eprintln!("twixt-board: cannot listen on {addr}: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    let local = listener.local_addr().unwrap_or(addr);
+    if !args.host.is_loopback() {
+        eprintln!("twixt-board: warning: listening on {}, not the loopback: anyone who can reach it can use it", args.host);
+    }
+    println!(
+        "twixt-board: open http://{local}/ (bot: {}; Ctrl-C stops)",
+        config.bot.name()
+    );
+    match serve(listener, config, stopped()).await {
+        Ok(()) => {
+            eprintln!("twixt-board: stopped");
+            ExitCode::SUCCESS
+        }
+        Err(e) => {
+            eprintln!("twixt-board: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Completes at Ctrl-C or SIGTERM.
+async fn stopped() {
+    let mut term = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()).ok();
+    let term = async {
+        match term.as_mut() {
+            Some(t) => {
+                t.recv().await;
+            }
+            None => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        _ = tokio::signal::ctrl_c() => {}
+        _ = term => {}
+    }
+}

@@ -1,0 +1,290 @@
+//! The bot the person plays: by default the engine itself, run in this process exactly as
+//! `twixt-bot` runs (its opening table, its swap, its clock), fed turn inputs on a thread;
+//! with `--bot CMD`, any command that speaks the protocol, through the referee's process
+//! handling. Either way an answer is awaited with a deadline: a bot that hangs, crashes or
+//! answers nonsense is a fault with its reason, never a hung page.
+
+use std::io::{BufReader, Read, Write};
+use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::time::{Duration, Instant};
+use twixt::bot::options::Options;
+use twixt::bot::Bot;
+use twixt::position::Move;
+use twixt_referee::process::{BotProcess, Reply};
+use twixt_referee::record::Reason;
+use twixt_referee::turn::Answer;
+
+/// How long past its clock a bot is still listened to, to say how late it was.
+const LATE_GRACE: Duration = Duration::from_millis(100);
+
+/// Which bot plays.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Kind {
+    /// The engine in this process.
+    Engine,
+    /// A command that speaks the protocol.
+    Command(String),
+}
+
+impl Kind {
+    /// The name a record gives the bot.
+    pub fn name(&self) -> String {
+        match self {
+            Kind::Engine => "twixt-bot (in twixt-board)".to_string(),
+            Kind::Command(cmd) => cmd.clone(),
+        }
+    }
+}
+
+/// The bot's clock: CodinGame's (1000 ms its first turn, 300 ms later) or a set time a turn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Clock {
+    /// CodinGame's clocks.
+    CodinGame,
+    /// This many milliseconds every turn.
+    Ms(u64),
+}
+
+impl Clock {
+    /// The shortest and longest set time a request may ask for, in ms.
+    pub const RANGE: (u64, u64) = (100, 10_000);
+
+    /// The time allowed for a turn.
+    pub fn allowed(self, first_turn: bool) -> Duration {
+        Duration::from_millis(match self {
+            Clock::CodinGame if first_turn => 1000,
+            Clock::CodinGame => 300,
+            Clock::Ms(ms) => ms,
+        })
+    }
+
+    /// The engine's options for this clock: its own defaults under CodinGame's, else a sixth
+    /// of the time kept as margin.
+    fn engine_options(self) -> Options {
+        let mut opts = Options {
+            quiet: true,
+            ..Options::default()
+        };
+        if let Clock::Ms(ms) = self {
+            opts.think_ms = ms - ms / 6;
+            opts.first_think_ms = opts.think_ms;
+        }
+        opts
+    }
+}
+
+/// A legal-looking answer: the move, the milliseconds it took, the bot's message.
+pub type Answered = (Move, u64, Option<String>);
+
+/// A fault: the reason and the words after "player N".
+pub type Failed = (Reason, String);
+
+/// One running bot for one game.
+pub struct Opponent {
+    bot: Running,
+    clock: Clock,
+    answered: usize,
+}
+
+enum Running {
+    Engine(EngineThread),
+    Process(BotProcess),
+}
+
+impl Opponent {
+    /// Starts the bot; an error says why it could not be started.
+    pub fn start(kind: &Kind, clock: Clock) -> Result<Opponent, String> {
+        let bot = match kind {
+            Kind::Engine => Running::Engine(EngineThread::start(clock.engine_options())),
+            Kind::Command(cmd) => Running::Process(
+                BotProcess::spawn(cmd, None).map_err(|e| format!("cannot start the bot: {e:#}"))?,
+            ),
+        };
+        Ok(Opponent {
+            bot,
+            clock,
+            answered: 0,
+        })
+    }
+
+    /// How many turns it has answered.
+    pub fn answered(&self) -> usize {
+        self.answered
+    }
+
+    /// Sends one turn input and waits for the answer under the clock (the first turn's for
+    /// the bot's first answer); the move is parsed, not yet judged by the rules.
+    pub fn ask(&mut self, input: String) -> Result<Answered, Failed> {
+        let clock = self.clock.allowed(self.answered == 0);
+        let reply = match &mut self.bot {
+            Running::Engine(e) => e.ask(input, clock + LATE_GRACE),
+            Running::Process(p) => p.ask(input, clock, LATE_GRACE),
+        };
+        self.answered += 1;
+        let (answer, ms) = judge(reply, clock)?;
+        let mv = answer.to_move().map_err(|why| (Reason::Illegal, why))?;
+        Ok((mv, ms, answer.message))
+    }
+}
+
+/// The answer and its milliseconds, or the fault.
+fn judge(reply: Reply, clock: Duration) -> Result<(Answer, u64), Failed> {
+    let clock_ms = clock.as_millis();
+    match reply {
+        Reply::Line(line, took) if took <= clock => {
+            Ok((Answer::parse(&line), took.as_millis() as u64))
+        }
+        Reply::Line(_, took) => Err((
+            Reason::Timeout,
+            format!(
+                "answered after {} ms, over its {clock_ms} ms clock",
+                took.as_millis()
+            ),
+        )),
+        Reply::Silent => Err((
+            Reason::Timeout,
+            format!("gave no answer within {clock_ms} ms"),
+        )),
+        Reply::Closed => Err((Reason::Crash, "closed its output".to_string())),
+        Reply::InputClosed => Err((Reason::Crash, "closed its input".to_string())),
+        Reply::Exited(status) => Err((
+            Reason::Crash,
+            format!("exited ({status}) without answering"),
+        )),
+    }
+}
+
+/// The engine's bot on a thread of its own, reading turn inputs from a channel and writing
+/// its answer lines to another, as the process would on stdin and stdout.
+struct EngineThread {
+    input: Sender<String>,
+    lines: Receiver<(String, Instant)>,
+}
+
+impl EngineThread {
+    fn start(opts: Options) -> EngineThread {
+        let (input, turns) = mpsc::channel::<String>();
+        let (out, lines) = mpsc::channel();
+        std::thread::spawn(move || {
+            let reader = BufReader::new(ChannelReader {
+                turns,
+                text: Vec::new(),
+                at: 0,
+            });
+            let mut writer = LineWriter {
+                out,
+                line: Vec::new(),
+            };
+            Bot::new(opts).run(reader, &mut writer, &mut std::io::sink());
+        });
+        EngineThread { input, lines }
+    }
+
+    /// The reply to `text` within `wait`.
+    fn ask(&mut self, text: String, wait: Duration) -> Reply {
+        let sent = Instant::now();
+        if self.input.send(text).is_err() {
+            return Reply::InputClosed;
+        }
+        match self.lines.recv_timeout(wait) {
+            Ok((line, at)) => Reply::Line(line, at.saturating_duration_since(sent)),
+            Err(RecvTimeoutError::Timeout) => Reply::Silent,
+            Err(RecvTimeoutError::Disconnected) => Reply::Closed,
+        }
+    }
+}
+
+/// The engine's stdin: the turn inputs sent to it, as one stream; its end when the sender
+/// is dropped.
+struct ChannelReader {
+    turns: Receiver<String>,
+    text: Vec<u8>,
+    at: usize,
+}
+
+impl Read for ChannelReader {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        if self.at == self.text.len() {
+            match self.turns.recv() {
+                Ok(text) => {
+                    self.text = text.into_bytes();
+                    self.at = 0;
+                }
+                Err(_) => return Ok(0),
+            }
+        }
+        let n = buf.len().min(self.text.len() - self.at);
+        buf[..n].copy_from_slice(&self.text[self.at..self.at + n]);
+        self.at += n;
+        Ok(n)
+    }
+}
+
+/// The engine's stdout: each line sent on as it is completed, with when.
+struct LineWriter {
+    out: Sender<(String, Instant)>,
+    line: Vec<u8>,
+}
+
+impl Write for LineWriter {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        for &b in buf {
+            if b == b'\n' {
+                let text = String::from_utf8_lossy(&self.line).trim_end().to_string();
+                self.line.clear();
+                self.out
+                    .send((text, Instant::now()))
+                    .map_err(|_| std::io::Error::from(std::io::ErrorKind::BrokenPipe))?;
+            } else {
+                self.line.push(b);
+            }
+        }
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use twixt_reference::{turn_input, RefGame};
+
+    #[test]
+    fn the_engine_answers_legal_moves_under_a_set_clock_and_knows_its_side_after_a_swap() {
+        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(150)).unwrap();
+        let mut game = RefGame::new();
+        game.play("C5".parse().unwrap()).unwrap();
+        game.play(Move::Swap).unwrap();
+        for _ in 0..3 {
+            // The engine is player 0 here, told SWAP first: it must keep to rows.
+            let (mv, ms, _) = bot.ask(turn_input(&game)).unwrap();
+            assert!(ms <= 150, "{ms} ms");
+            game.play(mv).unwrap();
+            let reply = game.legal_moves()[0];
+            game.play(reply).unwrap();
+        }
+        assert_eq!(bot.answered(), 3);
+    }
+
+    #[test]
+    fn a_silent_or_dead_command_is_a_fault_in_time() {
+        let mut silent = Opponent::start(&Kind::Command("sleep 5".into()), Clock::Ms(200)).unwrap();
+        let start = Instant::now();
+        let (reason, detail) = silent.ask(turn_input(&RefGame::new())).unwrap_err();
+        assert_eq!(reason, Reason::Timeout);
+        assert_eq!(detail, "gave no answer within 200 ms");
+        assert!(start.elapsed() < Duration::from_secs(2));
+        let mut dead = Opponent::start(&Kind::Command("true".into()), Clock::CodinGame).unwrap();
+        let (reason, _) = dead.ask(turn_input(&RefGame::new())).unwrap_err();
+        assert_eq!(reason, Reason::Crash);
+        let mut chatty =
+            Opponent::start(&Kind::Command("echo hello".into()), Clock::CodinGame).unwrap();
+        let (reason, detail) = chatty.ask(turn_input(&RefGame::new())).unwrap_err();
+        assert_eq!(reason, Reason::Illegal);
+        assert!(detail.contains("hello"), "{detail}");
+        assert!(Opponent::start(&Kind::Command("/no/such/bot".into()), Clock::CodinGame).is_err());
+    }
+}

@@ -1,0 +1,364 @@
+//! The HTTP API the page speaks, one handler a route. Every body is read under a size limit and
+//! parsed into a request type that refuses unknown fields; every value is checked before it
+//! reaches a board. Each handler answers the board's whole view (or the file asked for).
+
+use crate::board::View;
+use crate::library;
+use crate::opponent::Clock;
+use crate::page;
+use crate::registry::lock;
+use crate::{ApiError, App};
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::http::{header, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use serde::de::DeserializeOwned;
+use serde::Deserialize;
+use std::time::Duration;
+use twixt::cell::{Cell, Player};
+use twixt::position::Move;
+use twixt_referee::turn::shorten;
+
+/// The largest JSON request body.
+pub const JSON_LIMIT: usize = 64 * 1024;
+/// The largest file the page may send (a results file of thousands of games).
+pub const UPLOAD_LIMIT: usize = 16 * 1024 * 1024;
+/// The analysis's time limit when none is asked for, and the longest one may ask for (ms).
+pub const ANALYSIS_MS: (u64, u64, u64) = (100, 30_000, 120_000);
+
+type Answer = Result<Json<View>, ApiError>;
+
+/// The routes.
+pub fn router(app: App) -> Router {
+    let board = "/api/boards/{id}";
+    Router::new()
+        .route("/", get(page::index))
+        .route("/board.js", get(page::script))
+        .route("/board.css", get(page::style))
+        .route("/api/boards", post(create))
+        .route(board, get(view))
+        .route(&format!("{board}/new"), post(new_game))
+        .route(&format!("{board}/play"), post(play))
+        .route(&format!("{board}/takeback"), post(take_back))
+        .route(&format!("{board}/goto"), post(goto))
+        .route(&format!("{board}/bot"), post(bot))
+        .route(&format!("{board}/setup"), post(set_up))
+        .route(&format!("{board}/analysis"), post(analyse).delete(stop))
+        .route(&format!("{board}/moves"), post(moves))
+        .route(
+            &format!("{board}/upload"),
+            post(upload).layer(DefaultBodyLimit::max(UPLOAD_LIMIT)),
+        )
+        .route(&format!("{board}/games"), get(games))
+        .route(&format!("{board}/open"), post(open))
+        .route(&format!("{board}/turn"), get(turn))
+        .route(&format!("{board}/record"), get(record))
+        .fallback(unknown)
+        .method_not_allowed_fallback(not_allowed)
+        .layer(DefaultBodyLimit::max(JSON_LIMIT))
+        .with_state(app)
+}
+
+async fn unknown() -> ApiError {
+    ApiError::not_found("no such page or API route")
+}
+
+async fn not_allowed() -> ApiError {
+    ApiError {
+        status: StatusCode::METHOD_NOT_ALLOWED,
+        message: "this route does not take that method".into(),
+    }
+}
+
+/// The request body as `T`, or why not.
+fn parse<T: DeserializeOwned>(body: Result<Bytes, BytesRejection>) -> Result<T, ApiError> {
+    let bytes = body?;
+    serde_json::from_slice(&bytes).map_err(|e| {
+        ApiError::bad(format!(
+            "the request body is not what this route takes: {e}"
+        ))
+    })
+}
+
+fn player(n: u8, what: &str) -> Result<Player, ApiError> {
+    Player::from_index(n.into())
+        .ok_or_else(|| ApiError::bad(format!("{what} must be 0 or 1, not {n}")))
+}
+
+fn cell(text: &str) -> Result<Cell, ApiError> {
+    text.parse()
+        .map_err(|e| ApiError::bad(format!("{:?} is not a hole: {e}", shorten(text))))
+}
+
+fn in_range(ms: u64, (lo, hi): (u64, u64), what: &str) -> Result<u64, ApiError> {
+    if (lo..=hi).contains(&ms) {
+        Ok(ms)
+    } else {
+        Err(ApiError::bad(format!(
+            "{what} must be {lo} to {hi} ms, not {ms}"
+        )))
+    }
+}
+
+async fn create(State(app): State<App>) -> Result<(StatusCode, Json<serde_json::Value>), ApiError> {
+    let (id, board) = app.boards.create(&app.kind)?;
+    let view = lock(&board).view();
+    Ok((
+        StatusCode::CREATED,
+        Json(serde_json::json!({ "id": id, "view": view })),
+    ))
+}
+
+async fn view(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    Ok(Json(lock(&app.boards.get(&id)?).view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NewGame {
+    /// The person's seat; none: no bot.
+    seat: Option<u8>,
+    /// The bot's time a turn; none: CodinGame's clocks.
+    ms: Option<u64>,
+}
+
+async fn new_game(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: NewGame = parse(body)?;
+    let seat = req.seat.map(|s| player(s, "seat")).transpose()?;
+    let clock = match req.ms {
+        Some(ms) => Clock::Ms(in_range(ms, Clock::RANGE, "the bot's time")?),
+        None => Clock::CodinGame,
+    };
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.new_game(&board, seat, clock)?;
+    Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Play {
+    #[serde(rename = "move")]
+    mv: String,
+}
+
+async fn play(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Play = parse(body)?;
+    let mv: Move = req
+        .mv
+        .parse()
+        .map_err(|e| ApiError::bad(format!("{:?} is not a move: {e}", shorten(&req.mv))))?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.play(&board, mv)?;
+    Ok(Json(b.view()))
+}
+
+async fn take_back(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.take_back()?;
+    Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Goto {
+    ply: usize,
+}
+
+async fn goto(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Goto = parse(body)?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.goto(req.ply)?;
+    Ok(Json(b.view()))
+}
+
+async fn bot(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.ask_bot(&board)?;
+    Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct SetUp {
+    /// The pegs in the order they are placed: hole and player.
+    pegs: Vec<(String, u8)>,
+    to_move: u8,
+}
+
+async fn set_up(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: SetUp = parse(body)?;
+    if req.pegs.len() > 140 {
+        return Err(ApiError::bad(format!(
+            "{} pegs: the board has 140 holes",
+            req.pegs.len()
+        )));
+    }
+    let mut placed = Vec::with_capacity(req.pegs.len());
+    for (c, p) in &req.pegs {
+        placed.push((cell(c)?, player(*p, "a peg's player")?));
+    }
+    let to_move = player(req.to_move, "to_move")?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.set_up(placed, to_move)?;
+    Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Analyse {
+    /// The time limit; none: the default.
+    ms: Option<u64>,
+}
+
+async fn analyse(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Analyse = parse(body)?;
+    let (lo, default, hi) = ANALYSIS_MS;
+    let ms = in_range(req.ms.unwrap_or(default), (lo, hi), "the analysis's time")?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.analyse(Duration::from_millis(ms), &app.slots)?;
+    Ok(Json(b.view()))
+}
+
+async fn stop(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.stop_analysis();
+    Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Moves {
+    moves: String,
+}
+
+async fn moves(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Moves = parse(body)?;
+    let game = library::move_list(&req.moves).map_err(ApiError::bad)?;
+    let lib = library::Library {
+        entries: vec![library::Entry {
+            summary: library::Summary {
+                n: 1,
+                line: 1,
+                title: "pasted moves".into(),
+                end: String::new(),
+                moves: game.len(),
+            },
+            game,
+        }],
+        left_out: Vec::new(),
+    };
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.load(lib)?;
+    Ok(Json(b.view()))
+}
+
+/// A file the page sends as the body: a results file, a record, or a move list.
+async fn upload(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let bytes = body?;
+    let text = std::str::from_utf8(&bytes).map_err(|e| {
+        ApiError::bad(format!(
+            "the file is not UTF-8 text (byte {})",
+            e.valid_up_to() + 1
+        ))
+    })?;
+    let lib = library::read(text).map_err(ApiError::bad)?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.load(lib)?;
+    let (games, left_out) = b.games();
+    Ok(Json(
+        serde_json::json!({ "games": games, "left_out": left_out, "view": b.view() }),
+    ))
+}
+
+async fn games(
+    State(app): State<App>,
+    Path(id): Path<String>,
+) -> Result<Json<serde_json::Value>, ApiError> {
+    let board = app.boards.get(&id)?;
+    let (games, left_out) = lock(&board).games();
+    Ok(Json(
+        serde_json::json!({ "games": games, "left_out": left_out }),
+    ))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Open {
+    /// The game's number in the list, from 1.
+    game: usize,
+}
+
+async fn open(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Open = parse(body)?;
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.open(req.game)?;
+    Ok(Json(b.view()))
+}
+
+fn download(text: String, content_type: &'static str, name: &'static str) -> Response {
+    let disposition = format!("attachment; filename=\"{name}\"");
+    (
+        [
+            (header::CONTENT_TYPE, content_type.to_string()),
+            (header::CONTENT_DISPOSITION, disposition),
+        ],
+        text,
+    )
+        .into_response()
+}
+
+async fn turn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = lock(&app.boards.get(&id)?).turn_input();
+    Ok(download(text, "text/plain; charset=utf-8", "turn.txt"))
+}
+
+async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = lock(&app.boards.get(&id)?).record()?;
+    Ok(download(text, "application/x-ndjson", "game.jsonl"))
+}
