@@ -46,8 +46,8 @@ pub enum DecodeError {
     Count { found: usize, expected: usize },
     /// Weight `at` (counted in weights) is a NaN or an infinity.
     NotFinite(usize),
-    /// Integer `at` (counted in integers) is `value`, outside the range its place allows.
-    Range { at: usize, value: i32 },
+    /// Integer `at` (counted in integers) is `int`, outside the range its place allows.
+    Range { at: usize, int: i32 },
 }
 
 impl std::fmt::Display for DecodeError {
@@ -58,8 +58,8 @@ impl std::fmt::Display for DecodeError {
                 write!(f, "the text carries {} weights, not {}", found, expected)
             }
             DecodeError::NotFinite(at) => write!(f, "weight {} is not a finite number", at),
-            DecodeError::Range { at, value } => {
-                write!(f, "integer {} is {}, outside its range", at, value)
+            DecodeError::Range { at, int } => {
+                write!(f, "integer {} is {}, outside its range", at, int)
             }
         }
     }

@@ -121,8 +121,8 @@ impl Network {
             _ if at == INTS - 2 => (-0x2000..0x2000).contains(&v),
             _ => v.abs() <= LIMIT,
         };
-        if let Some((at, &value)) = ints.iter().enumerate().find(|&(at, &v)| !fits(at, v)) {
-            return Err(DecodeError::Range { at, value });
+        if let Some((at, &int)) = ints.iter().enumerate().find(|&(at, &v)| !fits(at, v)) {
+            return Err(DecodeError::Range { at, int });
         }
         let row = |at: usize| {
             let mut r = [0i16; HIDDEN];
@@ -271,16 +271,16 @@ mod tests {
             assert_eq!(Network::decode(&text).unwrap(), net);
         }
         let ints = random_network(3).to_ints();
-        for (at, value) in [
+        for (at, int) in [
             (0, LIMIT + 1),
             (layout::BIAS, -LIMIT - 1),
             (INTS - 2, 0x2000),
         ] {
             let mut bad = ints.clone();
-            bad[at] = value;
+            bad[at] = int;
             assert_eq!(
                 Network::from_ints(&bad),
-                Err(DecodeError::Range { at, value }),
+                Err(DecodeError::Range { at, int }),
                 "{at}"
             );
         }

@@ -19,7 +19,7 @@ use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
-use twixt::search::{Limits, Searcher};
+use twixt::search::{Limits, RootMove, Searcher};
 use twixt::{Move, Outcome, Player, Position};
 use twixt_host::{progress, Shard};
 
@@ -155,23 +155,19 @@ fn searched(searcher: &mut Searcher, pos: &Position, limits: &Limits) -> Ply {
     let report = searcher
         .choose(pos, limits)
         .expect("the game is not over, so there is a move");
-    let (visits, values) = if report.root.is_empty() {
+    let root = if report.root.is_empty() {
         // A win in one: the search knows its move for sure.
-        (vec![(report.best, 1)], vec![1.0])
+        vec![RootMove {
+            mv: report.best,
+            visits: 1,
+            value: 1.0,
+        }]
     } else {
-        report
-            .root
-            .iter()
-            .map(|m| ((m.mv, m.visits), data::child_value(m.value)))
-            .unzip()
+        report.root
     };
     Ply {
         mv: report.best,
-        search: Some(Search {
-            value: report.value,
-            visits,
-            values,
-        }),
+        search: Some(Search::of_root(report.value, &root)),
     }
 }
 

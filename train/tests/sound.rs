@@ -30,7 +30,7 @@ fn random_game(seed: u64, index: u32, searched: bool) -> Game {
                 .map(|m| (m, rng.below(20)))
                 .collect();
             visits.push((mv, 40));
-            let values = visits.iter().map(|&(_, n)| n as f32 / 40.0).collect();
+            let values = visits.iter().map(|&(_, n)| Some(n as f32 / 40.0)).collect();
             Search {
                 value: 0.5,
                 visits,

@@ -3,7 +3,7 @@
 //! ```text
 //! header, 40 bytes:
 //!   magic          8 bytes  "TWXTDATA"
-//!   version        u16      3 (2 is read too: no child values)
+//!   version        u16      3 (2 is read too: its searches keep no values of root moves)
 //!   iterations     u32      MCTS iterations of a full (recorded) search
 //!   opening        u8       random pegs before the searches take over
 //!   reserved       u8       0
@@ -23,11 +23,8 @@
 //!                  search, whose record follows its move
 //!     per move:
 //!       move       u8       cell index (y * 12 + x), 255 for SWAP
-//!       then, for a full search:
-//!       value      f32      the search's value of its move for the mover, in [0, 1]
-//!       children   u8       how many root moves follow
-//!       per child: move u8, visits as LEB128 (7 bits a byte, low first), then (version
-//!                  3) its value for the player who makes it, u16 of value · 65535
+//!       then, for a full search, its record (`search`: the search's value, the root's
+//!       moves, and the visits and value of each visited one)
 //!   crc32          u32      of the payload (IEEE, as zlib)
 //! ```
 //! Integers are little-endian. A game of 40 moves with no full search takes 61 bytes. A run
@@ -45,13 +42,18 @@ use std::path::Path;
 use twixt::position::Outcome;
 use twixt::{Cell, Move, Player, Position};
 
+mod cursor;
+mod search;
+
+use cursor::Cursor;
+pub use search::Search;
+
 const MAGIC: &[u8; 8] = b"TWXTDATA";
 /// The version this writes.
 pub const VERSION: u16 = 3;
 /// The oldest version this reads.
 const OLDEST: u16 = 2;
-/// A child's value is kept in 16 bits: `round(value · CHILD_SCALE)`.
-const CHILD_SCALE: f32 = 65535.0;
+
 /// Bytes of the header.
 pub const HEADER_LEN: usize = 40;
 const SWAP: u8 = 255;
@@ -96,18 +98,6 @@ pub fn fingerprint(params: &twixt::search::params::Params) -> u64 {
         (h ^ b as u64).wrapping_mul(0x0100_0000_01b3)
     });
     hash.max(1)
-}
-
-/// What the search said of one position.
-#[derive(Clone, Debug, PartialEq)]
-pub struct Search {
-    /// The value of the chosen move for the player who made it, in [0, 1].
-    pub value: f32,
-    /// Every root move and the visits the search gave it.
-    pub visits: Vec<(Move, u32)>,
-    /// Each root move's value for the player who makes it, in [0, 1], in the order of
-    /// `visits` (to within 1/65535); empty in a file of version 2, which kept none.
-    pub values: Vec<f32>,
 }
 
 /// One move of a game, and the full search behind it (none for the opening's random pegs and
@@ -182,14 +172,14 @@ impl Header {
     }
 }
 
-fn move_byte(mv: Move) -> u8 {
+pub(crate) fn move_byte(mv: Move) -> u8 {
     match mv {
         Move::Peg(c) => c.index() as u8,
         Move::Swap => SWAP,
     }
 }
 
-fn byte_move(b: u8) -> Option<Move> {
+pub(crate) fn byte_move(b: u8) -> Option<Move> {
     if b == SWAP {
         return Some(Move::Swap);
     }
@@ -197,7 +187,7 @@ fn byte_move(b: u8) -> Option<Move> {
 }
 
 /// Appends `v` in LEB128.
-fn put_varint(out: &mut Vec<u8>, mut v: u32) {
+pub(crate) fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     while v >= 0x80 {
         out.push(v as u8 | 0x80);
         v >>= 7;
@@ -205,14 +195,8 @@ fn put_varint(out: &mut Vec<u8>, mut v: u32) {
     out.push(v as u8);
 }
 
-/// `value` on the grid a root move's value is kept on, so that a game written and read back
-/// is the game that was played.
-pub fn child_value(value: f32) -> f32 {
-    (value.clamp(0.0, 1.0) * CHILD_SCALE).round() / CHILD_SCALE
-}
-
-/// The payload of one game, in the format of [`VERSION`]: every full search must carry a
-/// value for each of its root moves.
+/// The payload of one game, in the format of [`VERSION`] (a full search's record as
+/// [`Search::of_root`] makes it).
 pub fn encode(game: &Game) -> Vec<u8> {
     let mut out = Vec::new();
     out.extend_from_slice(&game.index.to_le_bytes());
@@ -229,73 +213,10 @@ pub fn encode(game: &Game) -> Vec<u8> {
     for ply in &game.plies {
         out.push(move_byte(ply.mv));
         if let Some(s) = &ply.search {
-            out.extend_from_slice(&s.value.to_le_bytes());
-            assert_eq!(s.values.len(), s.visits.len(), "a value for each root move");
-            out.push(s.visits.len() as u8);
-            for (&(mv, n), &v) in s.visits.iter().zip(&s.values) {
-                out.push(move_byte(mv));
-                put_varint(&mut out, n);
-                let v = (v.clamp(0.0, 1.0) * CHILD_SCALE).round() as u16;
-                out.extend_from_slice(&v.to_le_bytes());
-            }
+            s.put(&mut out);
         }
     }
     out
-}
-
-/// A cursor over one payload; errors give the file offset.
-struct Cursor<'a> {
-    bytes: &'a [u8],
-    at: usize,
-    base: u64,
-}
-
-impl Cursor<'_> {
-    fn take(&mut self, n: usize) -> Result<&[u8]> {
-        let end = self.at + n;
-        if end > self.bytes.len() {
-            bail!(
-                "offset {}: the game record ends early",
-                self.base + self.at as u64
-            );
-        }
-        let s = &self.bytes[self.at..end];
-        self.at = end;
-        Ok(s)
-    }
-
-    fn byte(&mut self) -> Result<u8> {
-        Ok(self.take(1)?[0])
-    }
-
-    fn u16(&mut self) -> Result<u16> {
-        Ok(u16::from_le_bytes(self.take(2)?.try_into()?))
-    }
-
-    fn u32(&mut self) -> Result<u32> {
-        Ok(u32::from_le_bytes(self.take(4)?.try_into()?))
-    }
-
-    fn varint(&mut self) -> Result<u32> {
-        let mut v = 0u32;
-        for shift in (0..35).step_by(7) {
-            let b = self.byte()?;
-            v |= ((b & 0x7f) as u32) << shift;
-            if b & 0x80 == 0 {
-                return Ok(v);
-            }
-        }
-        bail!(
-            "offset {}: a visit count runs over 5 bytes",
-            self.base + self.at as u64
-        )
-    }
-
-    fn mv(&mut self) -> Result<Move> {
-        let at = self.base + self.at as u64;
-        let b = self.byte()?;
-        byte_move(b).with_context(|| format!("offset {at}: {b} is not a move"))
-    }
 }
 
 /// Decodes one payload of a file of `version` that starts at file offset `base`.
@@ -327,31 +248,7 @@ pub fn decode(bytes: &[u8], base: u64, version: u16) -> Result<Game> {
         let search = if full[i / 8] >> (i % 8) & 1 == 0 {
             None
         } else {
-            let value = f32::from_le_bytes(c.take(4)?.try_into()?);
-            ensure!(
-                (0.0..=1.0).contains(&value),
-                "offset {}: ply {i}: the search's value {value} is not in [0, 1]",
-                base + c.at as u64 - 4
-            );
-            let children = c.byte()? as usize;
-            let mut visits = Vec::with_capacity(children);
-            let mut values = Vec::new();
-            for _ in 0..children {
-                let child_at = base + c.at as u64;
-                let child = c.mv()?;
-                pos.check(child).map_err(|e| {
-                    anyhow!("offset {child_at}: ply {i}: root move {child} is illegal: {e}")
-                })?;
-                visits.push((child, c.varint()?));
-                if version >= 3 {
-                    values.push(f32::from(c.u16()?) / CHILD_SCALE);
-                }
-            }
-            Some(Search {
-                value,
-                visits,
-                values,
-            })
+            Some(Search::get(&mut c, &pos, i, version)?)
         };
         pos.play(mv)
             .map_err(|e| anyhow!("offset {mv_at}: ply {i}: {mv} is illegal: {e}"))?;
