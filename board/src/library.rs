@@ -46,16 +46,15 @@ pub struct Library {
     pub left_out: Vec<String>,
 }
 
-/// The games of `text`: JSON lines of game records when it starts with `{`, else one move
-/// list. An error says why nothing can be opened.
+/// The games of `text`: JSON lines of game records when a line starts with `{` (a damaged
+/// file may have others), else one move list. An error says why nothing can be opened.
 pub fn read(text: &str) -> Result<Library, String> {
-    let trimmed = text.trim_start();
-    if trimmed.is_empty() {
+    if text.trim().is_empty() {
         return Err(
             "the text is empty: paste moves like `E5 F7 SWAP` or open a results file".into(),
         );
     }
-    if trimmed.starts_with('{') {
+    if text.lines().any(|l| l.trim_start().starts_with('{')) {
         return records(text);
     }
     let game = move_list(text)?;
