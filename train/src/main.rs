@@ -59,6 +59,9 @@ enum Command {
         #[arg(long, default_value = twixt_train::net::export::GOLDEN)]
         golden: PathBuf,
     },
+    /// Score a value model on data's held-out games with its input rows rounded to fewer
+    /// bits by each packing measured, beside the characters each takes.
+    Codec(twixt_train::net::codec::CodecOptions),
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -74,6 +77,7 @@ fn main() -> ExitCode {
         Command::Value(options) => value::run(&options),
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),
+        Command::Codec(options) => twixt_train::net::codec::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
         Command::ExportNet { model, out, golden } => {
             twixt_train::net::export::run(&model, &out, &golden)

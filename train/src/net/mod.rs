@@ -6,6 +6,7 @@
 //! games it never saw. The network's shape and inputs are the
 //! engine's ([`twixt::knowledge::network`]).
 
+pub mod codec;
 pub mod export;
 pub mod file;
 pub mod fit;
