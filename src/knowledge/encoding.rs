@@ -48,6 +48,12 @@ pub enum DecodeError {
     NotFinite(usize),
     /// Integer `at` (counted in integers) is `int`, outside the range its place allows.
     Range { at: usize, int: i32 },
+    /// The text ends at character `.0`, before what it must carry.
+    Short(usize),
+    /// The text goes on after character `.0`, past what it carries.
+    Long(usize),
+    /// Character `.0` ends a stream with padding bits set.
+    Padding(usize),
 }
 
 impl std::fmt::Display for DecodeError {
@@ -60,6 +66,11 @@ impl std::fmt::Display for DecodeError {
             DecodeError::NotFinite(at) => write!(f, "weight {} is not a finite number", at),
             DecodeError::Range { at, int } => {
                 write!(f, "integer {} is {}, outside its range", at, int)
+            }
+            DecodeError::Short(at) => write!(f, "the text ends early, at character {}", at),
+            DecodeError::Long(at) => write!(f, "the text goes on after character {}", at),
+            DecodeError::Padding(at) => {
+                write!(f, "character {} ends a stream with padding bits set", at)
             }
         }
     }
@@ -144,6 +155,116 @@ pub fn encode_ints(ints: &[i32]) -> String {
         .collect()
 }
 
+/// A network's text read section by section: integers one a character, then streams of
+/// narrower integers, each section starting on a fresh character.
+pub struct Reader<'a> {
+    chars: std::str::Chars<'a>,
+    /// Characters read so far.
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader at the start of `text`.
+    pub fn new(text: &'a str) -> Reader<'a> {
+        Reader {
+            chars: text.chars(),
+            at: 0,
+        }
+    }
+
+    /// The next character's 15 bits.
+    fn next(&mut self) -> Result<u32, DecodeError> {
+        let c = self.chars.next().ok_or(DecodeError::Short(self.at))?;
+        self.at += 1;
+        value_of(c).ok_or(DecodeError::Foreign(self.at - 1))
+    }
+
+    /// The next `n` integers, one a character, each within ±(2^14 − 1).
+    pub fn ints(&mut self, n: usize) -> Result<Vec<i32>, DecodeError> {
+        (0..n).map(|_| Ok(self.next()? as i32 - INT_OFFSET)).collect()
+    }
+
+    /// The next `n` integers of `bits` bits each (2 to 15), packed low bits first into
+    /// `ceil(n · bits / 15)` characters, each within ±(2^(bits−1) − 1): a stored 0 (the one
+    /// value outside that range) or a padding bit that is set is refused.
+    pub fn stream(&mut self, bits: u32, n: usize) -> Result<Vec<i32>, DecodeError> {
+        let offset = 1i32 << (bits - 1);
+        let mask = (1u64 << bits) - 1;
+        let mut out = Vec::with_capacity(n);
+        let (mut acc, mut have) = (0u64, 0u32);
+        while out.len() < n {
+            if have < bits {
+                acc |= u64::from(self.next()?) << have;
+                have += BITS;
+            }
+            let v = (acc & mask) as i32;
+            if v == 0 {
+                return Err(DecodeError::Range {
+                    at: out.len(),
+                    int: -offset,
+                });
+            }
+            out.push(v - offset);
+            acc >>= bits;
+            have -= bits;
+        }
+        if acc != 0 {
+            return Err(DecodeError::Padding(self.at - 1));
+        }
+        Ok(out)
+    }
+
+    /// Fails unless the text is read to its end.
+    pub fn finish(mut self) -> Result<(), DecodeError> {
+        match self.chars.next() {
+            None => Ok(()),
+            Some(_) => Err(DecodeError::Long(self.at)),
+        }
+    }
+}
+
+/// The host's side of [`Reader`]: a network's text written section by section.
+#[cfg(not(codingame))]
+#[derive(Default)]
+pub struct Writer {
+    text: String,
+}
+
+#[cfg(not(codingame))]
+impl Writer {
+    /// Integers one a character, each within ±(2^14 − 1).
+    pub fn ints(&mut self, ints: &[i32]) -> &mut Writer {
+        self.text.push_str(&encode_ints(ints));
+        self
+    }
+
+    /// Integers of `bits` bits each, each within ±(2^(bits−1) − 1) (see [`Reader::stream`]).
+    pub fn stream(&mut self, bits: u32, ints: &[i32]) -> &mut Writer {
+        assert!((2..=BITS).contains(&bits), "{bits} bits");
+        let top = (1i32 << (bits - 1)) - 1;
+        let (mut acc, mut have) = (0u64, 0u32);
+        for &v in ints {
+            assert!(v.abs() <= top, "{v} does not fit {bits} bits");
+            acc |= ((v + top + 1) as u64) << have;
+            have += bits;
+            while have >= BITS {
+                self.text.push(char_of((acc & ((1 << BITS) - 1)) as u32));
+                acc >>= BITS;
+                have -= BITS;
+            }
+        }
+        if have > 0 {
+            self.text.push(char_of(acc as u32));
+        }
+        self
+    }
+
+    /// The text written.
+    pub fn text(&self) -> &str {
+        &self.text
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -197,6 +318,68 @@ mod tests {
         assert_eq!(
             DecodeError::Foreign(2).to_string(),
             "character 2 is not a weight character"
+        );
+    }
+
+    #[test]
+    fn streams_round_trip_at_the_edges_of_their_range() {
+        for bits in 2..=BITS {
+            let top = (1i32 << (bits - 1)) - 1;
+            let ints: Vec<i32> = [top, -top, 0, 1, -1, top - 1, -top + 1, top]
+                .iter()
+                .copied()
+                .cycle()
+                .take(37)
+                .collect();
+            for n in [0, 1, 2, 7, 15, 16, 37] {
+                let mut w = Writer::default();
+                w.ints(&[5, -5]).stream(bits, &ints[..n]).ints(&[-16383]);
+                let text = w.text().to_string();
+                let chars = 2 + (n * bits as usize).div_ceil(BITS as usize) + 1;
+                assert_eq!(text.chars().count(), chars, "{bits} bits, {n}");
+                let mut r = Reader::new(&text);
+                assert_eq!(r.ints(2).unwrap(), [5, -5]);
+                assert_eq!(r.stream(bits, n).unwrap(), &ints[..n], "{bits} bits, {n}");
+                assert_eq!(r.ints(1).unwrap(), [-16383]);
+                r.finish().unwrap();
+            }
+        }
+        // Eight bits: 1.875 integers a character.
+        let mut w = Writer::default();
+        w.stream(8, &[127; 1500]);
+        assert_eq!(w.text().chars().count(), 800);
+    }
+
+    #[test]
+    fn a_damaged_stream_is_named() {
+        let mut w = Writer::default();
+        w.stream(8, &[1, -127, 127]);
+        let text = w.text().to_string();
+        assert_eq!(
+            Reader::new(&text).stream(8, 4),
+            Err(DecodeError::Short(2))
+        );
+        let mut r = Reader::new(&text);
+        r.stream(8, 3).unwrap();
+        assert_eq!(r.finish(), Ok(()));
+        let mut long = text.clone();
+        long.push(char_of(0));
+        let mut r = Reader::new(&long);
+        r.stream(8, 3).unwrap();
+        assert_eq!(r.finish(), Err(DecodeError::Long(2)));
+        // A stored 0 is -128, outside the symmetric range.
+        let zero: String = [char_of(0), char_of(0)].iter().collect();
+        assert_eq!(
+            Reader::new(&zero).stream(8, 1),
+            Err(DecodeError::Range { at: 0, int: -128 })
+        );
+        // Three 8-bit integers leave 6 bits of padding in the second character.
+        let mut chars: Vec<char> = text.chars().collect();
+        chars[1] = char_of(value_of(chars[1]).unwrap() | 1 << 14);
+        let padded: String = chars.into_iter().collect();
+        assert_eq!(
+            Reader::new(&padded).stream(8, 3),
+            Err(DecodeError::Padding(1))
         );
     }
 }
