@@ -79,9 +79,11 @@
     var a = v.analysis;
     if (!a || !a.heat.length) return;
     var top = Math.max.apply(null, a.heat.map(function (h) { return h[1]; })) || 1;
+    // Only the moves the search visited; the square root keeps the lesser ones visible.
     a.heat.forEach(function (h) {
+      if (h[1] <= 0) return;
       var c = centre(at(h[0]));
-      var opacity = 0.08 + 0.82 * Math.min(1, h[1] / top);
+      var opacity = 0.15 + 0.75 * Math.sqrt(Math.min(1, h[1] / top));
       var e = add(heat, "circle", { cx: c[0], cy: c[1], r: 17, "class": "heat", "fill-opacity": opacity.toFixed(3), "data-cell": h[0] });
       add(e, "title", {}).textContent = h[0] + " " + (100 * h[1]).toFixed(1) + "%";
     });

@@ -1,0 +1,467 @@
+//! The board in a real browser: Debian's Chromium driven through WebDriver (`chromedriver`,
+//! with the fantoccini client). The test clicks holes and buttons and presses keys as a person
+//! would, and reads what the page drew: the bot's answers on the board, the links, the
+//! analysis's heat map and expected line updating live, a recorded game opened from a file
+//! and stepped through with the arrow keys, and a game opened from a report's link.
+//!
+//! Chromium is `$CHROMIUM` or `chromium` (or `chromium-browser`, `google-chrome`) on the PATH,
+//! the driver `$CHROMEDRIVER` or `chromedriver`; `.ci/run` installs both. Without them the test
+//! says so loudly and passes on a developer's machine, but fails in CI (`CI=true`).
+//!
+//! With `TWIXT_BOARD_SCREENSHOT=OUT.png` it also saves a picture of a game in analysis (how
+//! `docs/board.png` was made): `TWIXT_BOARD_SCREENSHOT_MOVES` (`E5,F7,...`) and
+//! `TWIXT_BOARD_SCREENSHOT_PLY` choose the game and the move.
+
+mod common;
+
+use common::Server;
+use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+use fantoccini::key::Key;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+use twixt::cell::Player;
+use twixt::position::Move;
+use twixt_board::Config;
+use twixt_reference::{turn_input, RefGame};
+
+/// The first of `names` on the PATH, or the file `var` names.
+fn program(var: &str, names: &[&str]) -> Option<PathBuf> {
+    if let Some(path) = std::env::var_os(var) {
+        return Some(PathBuf::from(path)).filter(|p| p.is_file());
+    }
+    let path = std::env::var_os("PATH")?;
+    std::env::split_paths(&path)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// The driver process, killed when dropped.
+struct Driver(Child);
+
+impl Drop for Driver {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+/// Starts chromedriver on a free port; its address once it listens.
+fn start_driver(path: &PathBuf) -> (Driver, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = Command::new(path)
+        .arg(format!("--port={port}"))
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("chromedriver starts");
+    let until = Instant::now() + Duration::from_secs(20);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(
+            Instant::now() < until,
+            "chromedriver does not listen on port {port}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    (Driver(child), format!("http://127.0.0.1:{port}"))
+}
+
+/// A headless Chromium session, started as root on a closed network needs it.
+async fn browser(chromium: &std::path::Path, driver: &str, profile: &std::path::Path) -> Client {
+    let args = [
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--hide-scrollbars",
+        "--window-size=1320,1000",
+    ]
+    .iter()
+    .map(|a| a.to_string())
+    .chain([format!("--user-data-dir={}", profile.display())])
+    .collect::<Vec<_>>();
+    let caps = json!({ "goog:chromeOptions": { "binary": chromium, "args": args } });
+    let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
+    builder.capabilities(caps.as_object().unwrap().clone());
+    builder.connect(driver).await.expect("a WebDriver session")
+}
+
+/// The value of the JavaScript expression `js` in the page.
+async fn eval(c: &Client, js: &str) -> Value {
+    c.execute(&format!("return ({js});"), vec![]).await.unwrap()
+}
+
+/// Waits until `js` is true in the page (at most 20 s); on failure says `what` and the status.
+async fn until(c: &Client, what: &str, js: &str) {
+    let end = Instant::now() + Duration::from_secs(20);
+    loop {
+        if eval(c, js).await == Value::Bool(true) {
+            return;
+        }
+        if Instant::now() > end {
+            let status = eval(c, "document.getElementById('status').textContent + ' | ' + document.getElementById('error').textContent").await;
+            panic!("{what}: `{js}` never held; the page says {status}");
+        }
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+}
+
+async fn click(c: &Client, css: &str) {
+    c.find(Locator::Css(css))
+        .await
+        .unwrap_or_else(|e| panic!("{css}: {e}"))
+        .click()
+        .await
+        .unwrap();
+}
+
+async fn count(c: &Client, css: &str) -> u64 {
+    let css = serde_json::to_string(css).unwrap();
+    eval(c, &format!("document.querySelectorAll({css}).length"))
+        .await
+        .as_u64()
+        .unwrap()
+}
+
+async fn text(c: &Client, id: &str) -> String {
+    eval(c, &format!("document.getElementById('{id}').textContent"))
+        .await
+        .as_str()
+        .unwrap()
+        .to_string()
+}
+
+async fn key(c: &Client, k: Key) {
+    let keys = KeyActions::new("keyboard".into())
+        .then(KeyAction::Down { value: k.into() })
+        .then(KeyAction::Up { value: k.into() });
+    c.perform_actions(keys).await.unwrap();
+}
+
+/// The pegs the page drew, as `hole:player`, sorted; and how many links.
+async fn drawn(c: &Client) -> (Vec<String>, u64) {
+    let pegs = eval(c, "Array.from(document.querySelectorAll('#pieces .peg')).map(function (e) { return e.dataset.cell + ':' + (e.classList.contains('p1') ? 1 : 0); }).sort()").await;
+    let pegs = pegs
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().to_string())
+        .collect();
+    (pegs, count(c, "#pieces .link").await)
+}
+
+/// What the reference rules hold after `moves`: pegs as `hole:player` sorted, and links.
+fn expected(moves: &[Move]) -> (Vec<String>, u64) {
+    let game = RefGame::from_moves(moves).unwrap();
+    let mut pegs = Vec::new();
+    for p in Player::BOTH {
+        pegs.extend(game.pegs(p).iter().map(|c| format!("{c}:{}", p.index())));
+    }
+    pegs.sort();
+    let links = game.links(Player::Zero).len() + game.links(Player::One).len();
+    (pegs, links as u64)
+}
+
+/// The moves the page lists.
+async fn listed(c: &Client) -> Vec<Move> {
+    let items = eval(c, "Array.from(document.querySelectorAll('#moves li')).map(function (e) { return e.textContent.split(' ')[0]; })").await;
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v.as_str().unwrap().parse().unwrap())
+        .collect()
+}
+
+/// A game player 1 wins by A5 C6 E5 G6 I5 K6 L8, and a short one.
+const WON: &str = "E2 A5 E3 C6 E4 E5 E10 G6 E11 I5 F11 K6 G11 L8";
+const SHORT: &str = "F6 E8 G8 D6 H5";
+
+fn record(moves: &str, winner: Option<u8>, seed: u64) -> String {
+    let moves: Vec<&str> = moves.split(' ').collect();
+    json!({ "moves": moves, "ms": vec![Value::Null; moves.len()], "winner": winner,
+            "reason": if winner.is_some() { "connected" } else { "draw" }, "detail": "",
+            "cmd0": "red-bot", "cmd1": "blue-bot", "seed": seed })
+    .to_string()
+}
+
+fn moves(text: &str) -> Vec<Move> {
+    text.split(' ').map(|m| m.parse().unwrap()).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_person_plays_analyses_and_steps_through_a_recorded_game_in_chromium() {
+    let (Some(chromium), Some(chromedriver)) = (
+        program(
+            "CHROMIUM",
+            &["chromium", "chromium-browser", "google-chrome"],
+        ),
+        program("CHROMEDRIVER", &["chromedriver"]),
+    ) else {
+        let banner = "#".repeat(78);
+        eprintln!("{banner}\n# BROWSER TEST NOT RUN: chromium and chromedriver are needed\n# (apt-get install chromium chromium-driver)\n{banner}");
+        assert!(
+            std::env::var("CI").as_deref() != Ok("true"),
+            "CI=true: the browser test must run"
+        );
+        return;
+    };
+    let server = Server::start(Config::default()).await;
+    let (_driver, driver_url) = start_driver(&chromedriver);
+    let scratch = std::env::temp_dir().join(format!("twixt-board-browser-{}", std::process::id()));
+    std::fs::create_dir_all(&scratch).unwrap();
+    let c = browser(&chromium, &driver_url, &scratch.join("profile")).await;
+    walk(&c, &server.base, &scratch).await;
+    if let Ok(out) = std::env::var("TWIXT_BOARD_SCREENSHOT") {
+        screenshot(&c, &server.base, &out).await;
+    }
+    c.close().await.unwrap();
+    server.stop().await;
+    std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {
+    c.goto(&format!("{base}/")).await.unwrap();
+    until(
+        c,
+        "the page starts",
+        "document.getElementById('status').textContent !== 'connecting…'",
+    )
+    .await;
+
+    // Play red against the bot at 300 ms a move.
+    click(c, "input[name=clock][value=ms]").await;
+    let ms = c.find(Locator::Id("clock-ms")).await.unwrap();
+    ms.clear().await.unwrap();
+    ms.send_keys("300").await.unwrap();
+    click(c, "#new").await;
+    until(
+        c,
+        "a new game",
+        "document.getElementById('status').textContent.includes('your move')",
+    )
+    .await;
+    for (k, hole) in ["C1", "E2"].iter().enumerate() {
+        click(c, &format!("#spots .spot[data-cell='{hole}']")).await;
+        let n = 2 * (k + 1);
+        until(c, "the bot answers", &format!("document.querySelectorAll('#moves li').length === {n} && document.getElementById('status').textContent.includes('your move')")).await;
+        let played = listed(c).await;
+        assert_eq!(played[2 * k], hole.parse().unwrap());
+        assert_eq!(
+            drawn(c).await,
+            expected(&played),
+            "after the bot's answer {}",
+            played[n - 1]
+        );
+        if let Move::Peg(answer) = played[n - 1] {
+            assert_eq!(
+                count(c, &format!("#pieces .peg.p1[data-cell='{answer}']")).await,
+                1
+            );
+        }
+        assert_eq!(count(c, "#pieces .ring").await, 1);
+    }
+    click(c, "#takeback").await;
+    until(
+        c,
+        "a take back",
+        "document.querySelectorAll('#moves li').length === 2",
+    )
+    .await;
+    assert_eq!(drawn(c).await, expected(&listed(c).await));
+
+    // The analysis: live lines, heat and the expected line; then stop.
+    let secs = c.find(Locator::Id("analysis-s")).await.unwrap();
+    secs.clear().await.unwrap();
+    secs.send_keys("20").await.unwrap();
+    click(c, "#go").await;
+    until(c, "heat and a line", "document.querySelectorAll('#heat .heat').length >= 5 && document.querySelectorAll('#line .pv').length >= 2 && document.querySelectorAll('#lines tbody tr').length >= 5").await;
+    let iterations = |t: String| -> u64 {
+        t.split_whitespace()
+            .nth(1)
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(0)
+    };
+    let first = iterations(text(c, "analysis-info").await);
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let later = iterations(text(c, "analysis-info").await);
+    assert!(
+        later > first && first > 0,
+        "the view is live: {first} then {later} iterations"
+    );
+    let both = eval(c, "[document.querySelector('#lines tbody tr td').textContent, document.querySelector('#line .pv').dataset.cell]").await;
+    assert_eq!(
+        both[0], both[1],
+        "the expected line starts with the most visited move"
+    );
+    let unheated = eval(c, "Array.from(document.querySelectorAll('#lines tbody tr')).map(function (r) { return [r.cells[0].textContent, Number(r.cells[1].textContent)]; }).filter(function (m) { return m[1] > 0 && !document.querySelector('#heat .heat[data-cell=\"' + m[0] + '\"]'); })").await;
+    assert_eq!(
+        unheated,
+        json!([]),
+        "every visited move of the table is on the heat map"
+    );
+    click(c, "#stop").await;
+    until(
+        c,
+        "the analysis stops",
+        "document.getElementById('analysis-info').textContent.includes('stopped')",
+    )
+    .await;
+
+    // A results file from the browser: two games, stepped through with keys and buttons.
+    let file = scratch.join("results.jsonl");
+    std::fs::write(
+        &file,
+        format!(
+            "{}\nnot a record\n{}\n",
+            record(WON, Some(1), 3),
+            record(SHORT, None, 4)
+        ),
+    )
+    .unwrap();
+    click(c, "#games summary").await;
+    c.find(Locator::Id("file"))
+        .await
+        .unwrap()
+        .send_keys(file.to_str().unwrap())
+        .await
+        .unwrap();
+    until(
+        c,
+        "the games are listed",
+        "document.querySelectorAll('#gamelist option').length === 2",
+    )
+    .await;
+    assert!(text(c, "left-out")
+        .await
+        .contains("line 2: not a game record"));
+    until(
+        c,
+        "game 1 at its start",
+        "document.getElementById('ply-label').textContent === 'move 0 / 14'",
+    )
+    .await;
+    click(c, "#ply-label").await;
+    let won = moves(WON);
+    for n in 1..=3 {
+        key(c, Key::Right).await;
+        until(
+            c,
+            "a step",
+            &format!("document.getElementById('ply-label').textContent === 'move {n} / 14'"),
+        )
+        .await;
+        assert_eq!(drawn(c).await, expected(&won[..n]), "move {n}");
+    }
+    key(c, Key::Left).await;
+    until(
+        c,
+        "a step back",
+        "document.getElementById('ply-label').textContent === 'move 2 / 14'",
+    )
+    .await;
+    click(c, "#last").await;
+    until(
+        c,
+        "the end",
+        "document.getElementById('ply-label').textContent === 'move 14 / 14'",
+    )
+    .await;
+    assert_eq!(drawn(c).await, expected(&won));
+    assert_eq!(
+        count(c, "#pieces .glow").await,
+        6,
+        "the chain that won glows"
+    );
+    assert!(text(c, "status").await.starts_with("Player 1 wins"));
+    click(c, "#prev").await;
+    until(
+        c,
+        "one back",
+        "document.querySelectorAll('#pieces .glow').length === 0",
+    )
+    .await;
+
+    // The other game, analysed at its third move, exported as a turn input.
+    c.find(Locator::Id("gamelist"))
+        .await
+        .unwrap()
+        .select_by_value("2")
+        .await
+        .unwrap();
+    until(
+        c,
+        "game 2",
+        "document.getElementById('ply-label').textContent === 'move 0 / 5'",
+    )
+    .await;
+    click(c, "#moves li:nth-child(3)").await;
+    until(
+        c,
+        "move 3",
+        "document.getElementById('ply-label').textContent === 'move 3 / 5'",
+    )
+    .await;
+    click(c, "#go").await;
+    until(
+        c,
+        "heat at move 3",
+        "document.querySelectorAll('#heat .heat').length >= 5",
+    )
+    .await;
+    click(c, "#stop").await;
+    click(c, "#export summary").await;
+    click(c, "#show-turn").await;
+    until(
+        c,
+        "the turn input",
+        "document.getElementById('turn').textContent.length > 0",
+    )
+    .await;
+    let short = moves(SHORT);
+    assert_eq!(
+        text(c, "turn").await,
+        turn_input(&RefGame::from_moves(&short[..3]).unwrap())
+    );
+
+    // A report's link opens its game at its move.
+    c.goto(&format!("{base}/?from=report#moves=E5,F7,G9&ply=2"))
+        .await
+        .unwrap();
+    until(
+        c,
+        "the linked game",
+        "document.getElementById('ply-label').textContent === 'move 2 / 3'",
+    )
+    .await;
+    assert_eq!(drawn(c).await, expected(&moves("E5 F7")));
+}
+
+/// A picture of a game in analysis, saved to `out`.
+async fn screenshot(c: &Client, base: &str, out: &str) {
+    let moves = std::env::var("TWIXT_BOARD_SCREENSHOT_MOVES").unwrap_or(WON.replace(' ', ","));
+    let ply = std::env::var("TWIXT_BOARD_SCREENSHOT_PLY").unwrap_or("9".into());
+    c.goto(&format!("{base}/?shot#moves={moves}&ply={ply}"))
+        .await
+        .unwrap();
+    until(
+        c,
+        "the game",
+        &format!("document.getElementById('ply-label').textContent.startsWith('move {ply} /')"),
+    )
+    .await;
+    click(c, "#go").await;
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    std::fs::write(out, c.screenshot().await.unwrap()).unwrap();
+    click(c, "#stop").await;
+}
