@@ -84,3 +84,12 @@ pub async fn serve(
     let _ = tokio::task::spawn_blocking(move || boards.shutdown(Duration::from_millis(wait))).await;
     served
 }
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn the_report_links_to_the_default_port() {
+        let address = format!("http://127.0.0.1:{}/", super::DEFAULT_PORT);
+        assert_eq!(twixt_referee::report::BOARD, address);
+    }
+}

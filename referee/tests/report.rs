@@ -10,8 +10,14 @@ fn read(path: &Path) -> String {
     std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// Asserts that `html` is one page that loads nothing: no address, no outside file.
+/// Asserts that `html` is one page that loads nothing: no address, no outside file. The links
+/// to `twixt-board` on the loopback are followed only by a click and load nothing: they are
+/// taken out first.
 fn assert_self_contained(html: &str) {
+    let board_link = format!(" href=\"{}", twixt_referee::report::BOARD);
+    let html = &html
+        .replace(&board_link, "")
+        .replace(twixt_referee::report::BOARD, "");
     for pattern in [
         "http:", "https:", "//", " src=", " href=", "@import", "url(",
     ] {
@@ -40,6 +46,12 @@ fn a_match_report_is_one_page_with_the_summary_plots_table_and_viewer() {
     assert!(run.stdout().contains("2 games, 0 lines left out"));
     let html = read(&out);
     assert_self_contained(&html);
+    let board = format!("{}#moves=", twixt_referee::report::BOARD);
+    assert_eq!(
+        html.matches(&board).count(),
+        2,
+        "each game links to the board"
+    );
     for expected in [
         "Elo: ",
         "nElo: ",

@@ -16,6 +16,11 @@ use anyhow::{bail, Result};
 use page::escape;
 use replay::Replay;
 
+/// The board of `twixt-board` at its default port: the report links each game there (a link
+/// is followed only by a click; the page loads nothing from it). `twixt-board`'s tests hold
+/// its default port to this address.
+pub const BOARD: &str = "http://127.0.0.1:8765/";
+
 /// A game the page shows: its line in the file, its record and its replay.
 struct Shown {
     line: usize,

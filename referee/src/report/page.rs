@@ -41,6 +41,8 @@ struct Geometry {
     margin: f64,
     step: f64,
     colours: [&'static str; 2],
+    /// Where `twixt-board` serves, for the link to analyse the position shown.
+    board: &'static str,
 }
 
 /// The replay viewer: the board with its controls and the move list, then the games' data
@@ -51,6 +53,7 @@ pub fn viewer(games: &[Replay]) -> String {
         margin: twixt::picture::MARGIN,
         step: twixt::picture::STEP,
         colours: twixt::picture::COLOURS,
+        board: super::BOARD,
     };
     let mut out = String::new();
     let _ = write!(
@@ -59,7 +62,8 @@ pub fn viewer(games: &[Replay]) -> String {
 <svg id="board" width="{side}" height="{side}" viewBox="0 0 {side} {side}" role="img" aria-label="board">
 {layer}<g id="pieces"></g></svg>
 <div class="controls"><button id="first" title="start (Home)">|&#x25C0;</button><button id="prev" title="back (left arrow)">&#x25C0;</button><span id="ply-label"></span><button id="next" title="forward (right arrow)">&#x25B6;</button><button id="last" title="end (End)">&#x25B6;|</button></div>
-<p id="ending"></p></div>
+<p id="ending"></p>
+<p class="boardlink"><a id="board-link" target="_blank" rel="noopener">analyse this position on the board</a> (start <code>twixt-board</code> first)</p></div>
 <div class="side"><p id="players"></p><ol id="moves" start="1"></ol></div></div></section>
 <script type="application/json" id="games">{games}</script>
 <script type="application/json" id="geometry">{geometry}</script>

@@ -182,7 +182,7 @@ pub(super) fn table(games: &[Shown]) -> String {
     } else {
         "<th>player 0</th><th>player 1</th><th>winner</th>"
     });
-    out.push_str("<th>reason</th><th>moves</th><th>seed</th><th>opening</th></tr>\n");
+    out.push_str("<th>reason</th><th>moves</th><th>seed</th><th>opening</th><th>board</th></tr>\n");
     for (k, g) in games.iter().enumerate() {
         let r = &g.record;
         let _ = write!(
@@ -216,14 +216,22 @@ pub(super) fn table(games: &[Shown]) -> String {
         out.push_str(&cells);
         let _ = writeln!(
             out,
-            "<td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td></tr>",
+            "<td title=\"{}\">{}</td><td>{}</td><td>{}</td><td>{}</td>\
+             <td><a href=\"{}#moves={}&amp;ply=0\" target=\"_blank\" rel=\"noopener\">open</a></td></tr>",
             escape(&r.detail),
             r.reason.name(),
             r.moves.len(),
             r.seed,
-            escape(&r.moves[..r.opening.min(r.moves.len())].join(" "))
+            escape(&r.moves[..r.opening.min(r.moves.len())].join(" ")),
+            super::BOARD,
+            escape(&r.moves.join(","))
         );
     }
     out.push_str("</table></div>\n");
+    out.push_str(
+        "<p class=\"note\">A game's <em>open</em> link shows it on <code>twixt-board</code>'s board, \
+         where the engine analyses any move: start the board first with \
+         <code>cargo run --release -p twixt-board</code> (it listens on 127.0.0.1 port 8765).</p>\n",
+    );
     out
 }

@@ -92,6 +92,9 @@
     }
     drawBoard(g, state.ply);
     mark(g, state.ply);
+    // twixt-board opens the game at this move from its address's #moves=...&ply=N.
+    var moves = g.steps.map(function (s) { return s.mv; }).join(",");
+    document.getElementById("board-link").href = geom.board + "#moves=" + moves + "&ply=" + state.ply;
     if (history.replaceState) {
       history.replaceState(null, "", "#game=" + (game + 1) + "&move=" + state.ply);
     }
