@@ -387,8 +387,22 @@ async fn play_a_game(c: &reqwest::Client, base: &str, id: &str) {
     let at = |r: &str| format!("/api/boards/{id}/{r}");
     let v = json(c, base, "POST", &at("new"), json!({"seat": 1, "ms": 200})).await;
     assert_eq!(v.status, 200, "{}", v.body);
-    let mut v = settled(c, base, id, Duration::from_secs(5)).await;
+    let v = settled(c, base, id, Duration::from_secs(5)).await;
     assert_eq!(v["length"], 1, "the bot opened: {v}");
+    // The person swaps: the bot's peg becomes the person's, mirrored, and the bot moves on.
+    assert_eq!(v["swap_allowed"], true, "{v}");
+    let a = json(c, base, "POST", &at("play"), json!({"move": "SWAP"})).await;
+    assert_eq!(a.status, 200, "{}", a.body);
+    let mut v = settled(c, base, id, Duration::from_secs(5)).await;
+    assert_eq!(v["length"], 3, "{v}");
+    assert_eq!(v["swap_allowed"], false);
+    let swapped = v["drawn"]["pegs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["p"] == 1)
+        .count();
+    assert_eq!(swapped, 1, "{v}");
     let mut rng = rand::rngs::StdRng::seed_from_u64(7);
     let mut took_back = false;
     let start = Instant::now();
@@ -408,12 +422,12 @@ async fn play_a_game(c: &reqwest::Client, base: &str, id: &str) {
         let again = json(c, base, "POST", &at("play"), json!({"move": mv})).await;
         assert!(again.status == 409 || again.status == 400, "{}", again.body);
         v = settled(c, base, id, Duration::from_secs(5)).await;
-        if !took_back && v["length"] == 5 {
+        if !took_back && v["length"] == 7 {
             // Back to the person's previous turn: the bot's answer and the person's move go.
             let a = send(c, base, "POST", &at("takeback"), None).await;
             assert_eq!(
                 (a.status, a.body["length"].as_u64()),
-                (200, Some(3)),
+                (200, Some(5)),
                 "{}",
                 a.body
             );

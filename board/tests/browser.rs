@@ -434,6 +434,45 @@ async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {
         turn_input(&RefGame::from_moves(&short[..3]).unwrap())
     );
 
+    // A position set up peg by peg, of either colour, then analysed.
+    click(c, "#setup summary").await;
+    click(c, "#setup-clear").await;
+    until(c, "an empty set-up board", "document.querySelectorAll('#pieces .peg').length === 0 && document.getElementById('status').textContent.startsWith('Set-up')").await;
+    for (hole, colour) in [("F6", "0"), ("G8", "0"), ("E8", "1")] {
+        click(c, &format!("input[name=colour][value='{colour}']")).await;
+        let before = count(c, "#pieces .peg").await;
+        click(c, &format!("#spots .spot[data-cell='{hole}']")).await;
+        until(
+            c,
+            "a set-up peg",
+            &format!(
+                "document.querySelectorAll('#pieces .peg').length === {}",
+                before + 1
+            ),
+        )
+        .await;
+    }
+    let (pegs, links) = drawn(c).await;
+    assert_eq!(
+        (pegs, links),
+        (vec!["E8:1".to_string(), "F6:0".into(), "G8:0".into()], 1)
+    );
+    click(c, "#spots .spot[data-cell='E8']").await;
+    until(
+        c,
+        "a peg taken away",
+        "document.querySelectorAll('#pieces .peg').length === 2",
+    )
+    .await;
+    click(c, "#go").await;
+    until(
+        c,
+        "heat on the set-up position",
+        "document.querySelectorAll('#heat .heat').length >= 5",
+    )
+    .await;
+    click(c, "#stop").await;
+
     // A report's link opens its game at its move.
     c.goto(&format!("{base}/?from=report#moves=E5,F7,G9&ply=2"))
         .await
