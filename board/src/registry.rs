@@ -90,6 +90,12 @@ impl Registry {
     /// board, which stops its analysis and ends its bot (a bot process is killed).
     pub fn shutdown(&self, wait: Duration) {
         let until = Instant::now() + wait;
+        if self.map().values().any(|b| lock(b).busy()) {
+            eprintln!(
+                "twixt-board: waiting for a bot's answer (its clock, at most {} s)",
+                wait.as_secs()
+            );
+        }
         while Instant::now() < until && self.map().values().any(|b| lock(b).busy()) {
             std::thread::sleep(Duration::from_millis(20));
         }
