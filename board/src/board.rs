@@ -56,6 +56,16 @@ struct OverView {
     text: String,
 }
 
+/// The position shown, for [`View`].
+struct PositionView {
+    drawn: crate::drawn::Drawn,
+    to_move: Player,
+    legal: Vec<String>,
+    swap: bool,
+    over: Option<OverView>,
+    setup: Option<Vec<(String, u8)>>,
+}
+
 /// The whole state the page draws.
 #[derive(Serialize)]
 pub struct View {
@@ -403,44 +413,62 @@ impl Board {
         Ok(self.game.record().to_json() + "\n")
     }
 
+    /// What the position shown holds: pieces, the player to move and its holes, the swap, the
+    /// end; and the pegs of a set-up position.
+    fn position_view(&self) -> PositionView {
+        if let Some(s) = &self.setup {
+            let placed = s
+                .placed()
+                .iter()
+                .map(|&(c, p)| (c.to_string(), p.index() as u8));
+            return PositionView {
+                drawn: s.drawn(),
+                to_move: s.to_move(),
+                legal: s
+                    .position()
+                    .legal_holes()
+                    .iter()
+                    .map(|c| c.to_string())
+                    .collect(),
+                swap: false,
+                over: None,
+                setup: Some(placed.collect()),
+            };
+        }
+        let game = self.game.reference();
+        let over = self.game.ending().map(|(w, reason, detail)| OverView {
+            winner: w.map(|p| p.index() as u8),
+            reason: reason.name(),
+            text: detail,
+        });
+        let legal = match over {
+            Some(_) => Vec::new(),
+            None => game
+                .legal_holes(game.to_move())
+                .iter()
+                .map(|c| c.to_string())
+                .collect(),
+        };
+        PositionView {
+            drawn: self.game.drawn(),
+            to_move: game.to_move(),
+            legal,
+            swap: over.is_none() && game.swap_allowed(),
+            over,
+            setup: None,
+        }
+    }
+
     /// Everything the page draws.
     pub fn view(&self) -> View {
-        let (drawn, to_move, legal, swap, over, setup) = match &self.setup {
-            Some(s) => {
-                let pos = s.position();
-                let legal = pos.legal_holes().iter().map(|c| c.to_string()).collect();
-                let placed = s
-                    .placed()
-                    .iter()
-                    .map(|&(c, p)| (c.to_string(), p.index() as u8));
-                (
-                    s.drawn(),
-                    s.to_move(),
-                    legal,
-                    false,
-                    None,
-                    Some(placed.collect()),
-                )
-            }
-            None => {
-                let game = self.game.reference();
-                let over = self.game.ending().map(|(w, reason, detail)| OverView {
-                    winner: w.map(|p| p.index() as u8),
-                    reason: reason.name(),
-                    text: detail,
-                });
-                let legal = if over.is_some() {
-                    Vec::new()
-                } else {
-                    game.legal_holes(game.to_move())
-                        .iter()
-                        .map(|c| c.to_string())
-                        .collect()
-                };
-                let swap = over.is_none() && game.swap_allowed();
-                (self.game.drawn(), game.to_move(), legal, swap, over, None)
-            }
-        };
+        let PositionView {
+            drawn,
+            to_move,
+            legal,
+            swap,
+            over,
+            setup,
+        } = self.position_view();
         View {
             version: self.version,
             mode: if self.setup.is_some() {
