@@ -1,12 +1,20 @@
-//! The shipped value network: it decodes, and the engine's inference gives the golden values
-//! that the trainer's own arithmetic wrote (`train/models/value-golden.txt`, written by
-//! `twixt-train export-net` with the weights).
+//! The shipped network: it decodes, and the engine's inference gives the golden values and
+//! policy logits that the trainer's own arithmetic wrote (`train/models/value-golden.txt`,
+//! written by `twixt-train export-net` with the weights).
 
 use twixt::knowledge::network::Network;
 use twixt::{Move, Position};
 
+/// The bits of numbers written with `{:?}`.
+fn bits(words: &str) -> Vec<u32> {
+    words
+        .split_whitespace()
+        .map(|w| w.parse::<f32>().unwrap().to_bits())
+        .collect()
+}
+
 #[test]
-fn the_engine_gives_the_trainer_s_golden_values() {
+fn the_engine_gives_the_trainer_s_golden_values_and_logits() {
     let net = Network::shipped().expect("the shipped network decodes");
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/train/models/value-golden.txt");
     let text = std::fs::read_to_string(path).unwrap();
@@ -16,19 +24,25 @@ fn the_engine_gives_the_trainer_s_golden_values() {
         .enumerate()
         .filter(|(_, l)| !l.starts_with('#'))
     {
-        let mut words: Vec<&str> = line.split_whitespace().collect();
-        let want: f32 = words.pop().unwrap().parse().unwrap();
+        let parts: Vec<&str> = line.split('|').collect();
+        assert!(parts.len() >= 2, "line {}: {line}", n + 1);
         let mut pos = Position::new();
-        for w in words {
+        for w in parts[0].split_whitespace() {
             pos.play(w.parse::<Move>().unwrap()).unwrap();
         }
-        let got = net.value(&net.accumulate(pos.board()), pos.to_move());
-        assert_eq!(
-            got.to_bits(),
-            want.to_bits(),
-            "line {}: {got} {want}",
-            n + 1
-        );
+        let acc = net.accumulate(pos.board());
+        let got = net.value(&acc, pos.to_move());
+        assert_eq!(vec![got.to_bits()], bits(parts[1]), "line {}: {got}", n + 1);
+        let mut logits = Vec::new();
+        let moves = pos.legal_moves();
+        match net.policy_logits(&acc, &pos, &moves, &mut logits) {
+            Some(()) => {
+                let got: Vec<u32> = logits.iter().map(|l| l.to_bits()).collect();
+                assert_eq!(got, bits(parts[2]), "line {}", n + 1);
+                assert_eq!(got.len(), moves.len());
+            }
+            None => assert_eq!(parts.len(), 2, "line {}: logits without a head", n + 1),
+        }
         checked += 1;
     }
     assert_eq!(checked, 20, "five games at four plies");

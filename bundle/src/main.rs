@@ -65,10 +65,32 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
     let _ = writeln!(
         std::io::stdout(),
         "{}: {all} characters in UTF-16 code units, as CodinGame counts: code {}, weights \
-         {weights}; {room}\nmodules: {}",
+         {weights}; {room}\n{}\nmodules: {}",
         output.display(),
         all - weights,
+        shipped_weights(),
         bundle.modules.join(", ")
     );
     Ok(())
+}
+
+/// What the engine's shipped weights are: the network's shape and bits, the policy's count.
+fn shipped_weights() -> String {
+    use twixt::knowledge::{features::FEATURES, network::Network};
+    let network = match Network::shipped() {
+        Ok(net) => {
+            let policy = match &net.policy {
+                Some(p) => format!("a policy head in {}-bit weights", p.bits),
+                None => "no policy head".to_string(),
+            };
+            format!(
+                "{} weights ({} hidden units a view, input rows in {}-bit weights, {policy})",
+                net.weights(),
+                net.hidden,
+                net.row_bits
+            )
+        }
+        Err(e) => format!("does not decode ({e})"),
+    };
+    format!("weights: the network {network}; the move policy {FEATURES} f32 weights")
 }

@@ -65,9 +65,10 @@ fn rand_rlib() -> PathBuf {
 /// measured when the compact print came (51,364 UTF-16 units), then with the value network's
 /// inputs, accumulators, decoding and its three uses in the search, implicit minimax included
 /// (56,065), then with the refusals of issue 33 (weights that are not finite, integers out of
-/// range) and the search's values of its root moves (56,935), and a little room. A change
-/// that needs more says why here; what is left of CodinGame's 100,000 is for weights.
-const CODE_LIMIT: usize = 57_300;
+/// range) and the search's values of its root moves (56,935), then with the network's text
+/// format of streams of narrow integers and its policy head (59,674), and a little room. A
+/// change that needs more says why here; what is left of CodinGame's 100,000 is for weights.
+const CODE_LIMIT: usize = 60_100;
 
 #[test]
 fn the_bot_bundle_compiles_as_one_file_and_fits() {
@@ -83,7 +84,7 @@ fn the_bot_bundle_compiles_as_one_file_and_fits() {
             text.chars().filter(|&c| c >= '\u{3400}').count()
         })
         .sum();
-    assert!(shipped > 30_000, "{shipped}");
+    assert!(shipped > 10_000, "{shipped}");
     assert_eq!(
         bundle.weight_chars(),
         shipped,

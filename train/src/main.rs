@@ -58,6 +58,12 @@ enum Command {
         /// The golden values to write.
         #[arg(long, default_value = twixt_train::net::export::GOLDEN)]
         golden: PathBuf,
+        /// Bits of an input row's weight (2 to 15).
+        #[arg(long, default_value_t = twixt_train::net::export::ROW_BITS, value_parser = clap::value_parser!(u32).range(2..=15))]
+        row_bits: u32,
+        /// Bits of a policy weight (2 to 15).
+        #[arg(long, default_value_t = twixt_train::net::export::POLICY_BITS, value_parser = clap::value_parser!(u32).range(2..=15))]
+        policy_bits: u32,
     },
     /// Score a value model on data's held-out games with its input rows rounded to fewer
     /// bits by each packing measured, beside the characters each takes.
@@ -79,9 +85,13 @@ fn main() -> ExitCode {
         Command::Probe(options) => twixt_train::net::probe::run(&options),
         Command::Codec(options) => twixt_train::net::codec::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
-        Command::ExportNet { model, out, golden } => {
-            twixt_train::net::export::run(&model, &out, &golden)
-        }
+        Command::ExportNet {
+            model,
+            out,
+            golden,
+            row_bits,
+            policy_bits,
+        } => twixt_train::net::export::run(&model, &out, &golden, (row_bits, policy_bits)),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -30,10 +30,17 @@ const NET_MODEL: &str = "train/models/value.txt";
 #[test]
 fn the_shipped_network_is_the_export_of_the_committed_model() {
     let model = twixt_train::net::file::read(&root().join(NET_MODEL)).unwrap();
-    let net = model.quantize().unwrap();
+    // At the widths the module was exported with: a module of other widths, or of another
+    // model, is stale.
+    let shipped = twixt::knowledge::network::Network::shipped().unwrap();
+    let policy_bits = shipped.policy.as_ref().map_or(8, |p| p.bits);
+    let net = model.quantize(shipped.row_bits, policy_bits).unwrap();
     let module = std::fs::read_to_string(root().join(net_export::MODULE)).unwrap();
     let golden = std::fs::read_to_string(root().join(net_export::GOLDEN)).unwrap();
-    let fix = format!("run `cargo run --release --bin twixt-train -- export-net {NET_MODEL}`");
+    let fix = format!(
+        "run `cargo run --release --bin twixt-train -- export-net {NET_MODEL} --row-bits {} --policy-bits {policy_bits}`",
+        shipped.row_bits
+    );
     assert!(
         module == net_export::module(&net, NET_MODEL),
         "{} is stale: {fix}",

@@ -104,13 +104,18 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         games: None,
         seed: 1,
         init: None,
+        hidden: 32,
+        policy: false,
+        policy_weight: 1.0,
+        row_bits: 8,
+        policy_bits: 8,
     };
     net::fit::run(&options).unwrap();
     let model = net::file::read(&model_path).unwrap();
-    let module = net::export::module(&model.quantize().unwrap(), "value.txt");
+    let module = net::export::module(&model.quantize(8, 8).unwrap(), "value.txt");
     let text = module.split('"').nth(1).expect("the integers' string");
     let network = Network::decode(text).unwrap();
-    assert_eq!(network, model.quantize().unwrap());
+    assert_eq!(network, model.quantize(8, 8).unwrap());
 
     // The fit learnt something: on its own games it beats a constant.
     let file = data::read(&options.data[0]).unwrap();

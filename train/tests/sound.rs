@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use twixt::rng::FastRng;
+use twixt::search::RootMove;
 use twixt::{Cell, Move, Outcome, Player, Position};
 use twixt_train::data::{self, Game, Header, Ply, Search};
 use twixt_train::net::fit::split_games;
@@ -22,20 +23,18 @@ fn random_game(seed: u64, index: u32, searched: bool) -> Game {
         let moves = pos.legal_moves();
         let mv = moves[rng.below(moves.len() as u32) as usize];
         let search = (searched && plies.len() >= 2).then(|| {
-            let mut visits: Vec<(Move, u32)> = moves
+            let root: Vec<RootMove> = moves
                 .iter()
-                .copied()
-                .filter(|&m| m != mv)
-                .take(5)
-                .map(|m| (m, rng.below(20)))
+                .map(|&m| {
+                    let visits = if m == mv { 40 } else { rng.below(20) };
+                    RootMove {
+                        mv: m,
+                        visits,
+                        value: visits as f32 / 40.0,
+                    }
+                })
                 .collect();
-            visits.push((mv, 40));
-            let values = visits.iter().map(|&(_, n)| Some(n as f32 / 40.0)).collect();
-            Search {
-                value: 0.5,
-                visits,
-                values,
-            }
+            Search::of_root(0.5, &root)
         });
         pos.play(mv).unwrap();
         plies.push(Ply { mv, search });
@@ -141,9 +140,15 @@ fn a_diverging_fit_stops_with_its_epoch_and_loss_and_writes_no_model() {
 #[test]
 fn a_model_with_a_weight_that_is_not_a_number_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
-    let mut model = Model::new(1);
+    let mut model = Model::new(
+        1,
+        twixt_train::net::model::Layout {
+            hidden: 32,
+            policy: false,
+        },
+    );
     model.params[5] = f32::NAN;
-    assert!(model.quantize().is_err(), "a NaN weight quantized");
+    assert!(model.quantize(8, 8).is_err(), "a NaN weight quantized");
     let path = dir.path().join("nan.txt");
     std::fs::write(&path, file::to_text(&model)).unwrap();
     // Line 9: the magic, inputs and hidden lines, then weights 0 to 5.
@@ -211,7 +216,7 @@ fn damaged() -> Vec<(&'static str, Game, &'static str)> {
     let mut cut = good.clone();
     cut.plies.truncate(6);
     let mut winner = good.clone();
-    winner.winner = winner.winner.map(Player::other);
+    winner.winner = Some(good.winner.map_or(Player::Zero, Player::other));
     let mut child = good.clone();
     child.plies[4].search.as_mut().unwrap().visits[0].0 = good.plies[1].mv;
     let mut value = good.clone();
@@ -247,7 +252,10 @@ fn every_command_that_reads_data_refuses_a_game_the_rules_refuse() {
         let mut games = fine.clone();
         games.insert(5, Game { index: 99, ..game });
         write_data(&path, 1, &games);
-        let error = format!("{:#}", data::read(&path).unwrap_err());
+        let error = match data::read(&path) {
+            Ok(_) => panic!("{what}: read without an error"),
+            Err(e) => format!("{e:#}"),
+        };
         assert!(
             error.contains(says) && error.contains("offset "),
             "{what}: {error}"

@@ -6,13 +6,12 @@
 
 use super::file;
 use super::fit::split_games;
-use super::model::{log_loss, Model, BIAS};
+use super::model::{log_loss, Model};
 use super::quantized;
 use super::samples::Samples;
 use crate::data;
 use anyhow::Result;
 use std::path::PathBuf;
-use twixt::knowledge::network::HIDDEN;
 
 /// The options of `twixt-train codec`.
 #[derive(clap::Args, Clone, Debug)]
@@ -112,9 +111,10 @@ pub fn round_to(weights: &mut [f32], levels: i32) -> f32 {
 /// `model` with its input rows rounded by `scheme`.
 pub fn rounded(model: &Model, scheme: Scheme) -> Model {
     let mut out = model.clone();
-    let rows = &mut out.params[..BIAS];
+    let hidden = model.layout.hidden;
+    let rows = &mut out.params[..model.layout.bias()];
     if scheme.per_row() {
-        for row in rows.chunks_mut(HIDDEN) {
+        for row in rows.chunks_mut(hidden) {
             round_to(row, scheme.top());
         }
     } else {
@@ -136,9 +136,10 @@ pub fn run(o: &CodecOptions) -> Result<()> {
             .sum::<f64>()
             / held.len() as f64
     };
-    let rows = BIAS / HIDDEN;
+    let (hidden, weights) = (model.layout.hidden, model.layout.bias());
+    let rows = weights / hidden;
     println!(
-        "{} held-out positions; {} input rows of {HIDDEN} weights",
+        "{} held-out positions; {} input rows of {hidden} weights",
         held.len(),
         rows
     );
@@ -147,26 +148,26 @@ pub fn run(o: &CodecOptions) -> Result<()> {
         "rows as", "log-loss", "chars", "w/char"
     );
     let line = |name: &str, l: f64, chars: usize| {
-        let density = BIAS as f64 / chars as f64;
+        let density = weights as f64 / chars as f64;
         println!("{name:<40} {l:>9.5} {chars:>7} {density:>9.3}");
     };
     line(
         "f32 (the trained model)",
         loss(&|i| model.predict(&held.get(i))),
-        BIAS * 32 / 15,
+        weights * 32 / 15,
     );
-    let shipped = model.quantize()?;
+    let shipped = model.quantize(15, 15)?;
     line(
-        "15-bit integers (shipped today)",
+        "15-bit integers (39e8738 shipped)",
         loss(&|i| quantized::value(&shipped, &held.get(i))),
-        BIAS,
+        weights,
     );
     for scheme in Scheme::ALL {
         let m = rounded(&model, scheme);
         line(
             &scheme.name(),
             loss(&|i| m.predict(&held.get(i))),
-            scheme.chars(rows, HIDDEN),
+            scheme.chars(rows, hidden),
         );
     }
     Ok(())

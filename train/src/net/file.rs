@@ -4,27 +4,33 @@
 //! twixt-value 1
 //! inputs I
 //! hidden H
+//! holes K               only with a policy head (K is POLICY_HOLES)
 //! w0
 //! ...
-//! w(N-1)                N = I·H + 3·H + 1, in the order of `super::model::Model`
+//! w(N-1)                N = I·H + 3·H + 1 (+ K·2·H + K), in the order of `Layout`
 //! crc32 XXXXXXXX        of the N weight lines, each with its newline
 //! ```
 //! Weights are written with Rust's shortest round-trip formatting, so reading a model back
 //! gives the very same `f32`s. Damage is an error naming the line and its byte offset.
 
-use super::model::{Model, PARAMS};
+use super::model::{Layout, Model};
 use anyhow::{bail, Context, Result};
 use std::path::Path;
 use twixt::knowledge::inputs::INPUTS;
-use twixt::knowledge::network::HIDDEN;
+use twixt::knowledge::network::{MAX_HIDDEN, POLICY_HOLES};
 
 const MAGIC: &str = "twixt-value 1";
 
 /// The text of a model file.
 pub fn to_text(model: &Model) -> String {
     let body: String = model.params.iter().map(|w| format!("{w:?}\n")).collect();
+    let holes = match model.layout.policy {
+        true => format!("holes {POLICY_HOLES}\n"),
+        false => String::new(),
+    };
     format!(
-        "{MAGIC}\ninputs {INPUTS}\nhidden {HIDDEN}\n{body}crc32 {:08x}\n",
+        "{MAGIC}\ninputs {INPUTS}\nhidden {}\n{holes}{body}crc32 {:08x}\n",
+        model.layout.hidden,
         crc32fast::hash(body.as_bytes())
     )
 }
@@ -49,10 +55,23 @@ pub fn parse(text: &str) -> Result<Model> {
     };
     lines.expect(MAGIC)?;
     lines.expect(&format!("inputs {INPUTS}"))?;
-    lines.expect(&format!("hidden {HIDDEN}"))?;
+    let (line, at, n) = lines.next()?;
+    let hidden = line
+        .strip_prefix("hidden ")
+        .and_then(|h| h.parse::<usize>().ok())
+        .filter(|h| (1..=MAX_HIDDEN).contains(h))
+        .with_context(|| {
+            format!("line {n} (offset {at}): '{line}' where 'hidden H' belongs, H from 1 to {MAX_HIDDEN}")
+        })?;
+    let before = (lines.at, lines.line);
+    let policy = lines.next()?.0 == format!("holes {POLICY_HOLES}");
+    if !policy {
+        (lines.at, lines.line) = before;
+    }
+    let layout = Layout { hidden, policy };
     let body_start = lines.at;
-    let mut params = Vec::with_capacity(PARAMS);
-    for _ in 0..PARAMS {
+    let mut params = Vec::with_capacity(layout.params());
+    for _ in 0..layout.params() {
         let (line, at, n) = lines.next()?;
         let w: f32 = line
             .parse()
@@ -71,7 +90,7 @@ pub fn parse(text: &str) -> Result<Model> {
     if lines.at != text.len() {
         bail!("offset {}: text after the checksum", lines.at);
     }
-    Ok(Model { params })
+    Ok(Model { layout, params })
 }
 
 /// A cursor over the file's lines that knows its line number and byte offset.

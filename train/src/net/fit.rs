@@ -3,14 +3,15 @@
 //! of the samples and the mirror of each drawn from the seed.
 
 use super::file;
-use super::model::{log_loss, Adam, Model, PARAMS};
-use super::quantized;
-use super::samples::{Mirrors, Samples};
+use super::model::{Adam, Layout, Model};
+use super::samples::{Mirrors, PolicyTarget, Sample, Samples};
+use super::{quantized, score};
 use crate::data::{self, Game};
 use crate::fitcmd::HOLD_OUT_EVERY;
 use anyhow::{bail, Result};
 use std::path::PathBuf;
 use std::time::Instant;
+use twixt::knowledge::network::MAX_HIDDEN;
 use twixt::rng::FastRng;
 
 /// The options of `twixt-train net`.
@@ -44,15 +45,21 @@ pub struct NetOptions {
     /// from the last); with `--epochs 0` this scores the model on the data's held-out games.
     #[arg(long, value_name = "MODEL")]
     pub init: Option<PathBuf>,
-}
-
-/// The mean log-loss of `predict` on the samples `which` of `set`.
-fn mean_loss(set: &Samples, which: &[usize], predict: impl Fn(usize) -> f32) -> f64 {
-    let sum: f64 = which
-        .iter()
-        .map(|&i| f64::from(log_loss(predict(i), set.won[i])))
-        .sum();
-    sum / which.len().max(1) as f64
+    /// Hidden units a view (for a fresh model; `--init` keeps its model's).
+    #[arg(long, default_value_t = 32)]
+    pub hidden: usize,
+    /// Give a fresh model a policy head, trained on the full searches' visit shares.
+    #[arg(long)]
+    pub policy: bool,
+    /// The weight of the policy's cross-entropy beside the value's log-loss.
+    #[arg(long, default_value_t = 1.0)]
+    pub policy_weight: f32,
+    /// Bits of a shipped input row's weight (the held-out score of the shipped integers).
+    #[arg(long, default_value_t = super::export::ROW_BITS, value_parser = clap::value_parser!(u32).range(2..=15))]
+    pub row_bits: u32,
+    /// Bits of a shipped policy weight.
+    #[arg(long, default_value_t = super::export::POLICY_BITS, value_parser = clap::value_parser!(u32).range(2..=15))]
+    pub policy_bits: u32,
 }
 
 /// Fits a model to `train`; `report` hears each epoch's number and mean training loss. A fit
@@ -66,11 +73,12 @@ pub fn fit(
 ) -> Result<Model> {
     let mirrors = Mirrors::new();
     let mut model = start;
-    let mut adam = Adam::new(PARAMS);
-    let mut grad = vec![0.0f32; PARAMS];
+    let n = model.params.len();
+    let mut adam = Adam::new(n);
+    let mut grad = vec![0.0f32; n];
     let mut rng = FastRng::new(o.seed ^ 0x5eed);
     let mut order: Vec<usize> = (0..train.len()).collect();
-    let (mut a, mut b) = (Vec::new(), Vec::new());
+    let (mut a, mut b, mut holes) = (Vec::new(), Vec::new(), Vec::new());
     for epoch in 1..=o.epochs {
         let done = (epoch - 1) as f32 / (o.epochs.max(2) - 1) as f32;
         let rate = o.rate * (1.0 - 0.9 * done);
@@ -90,16 +98,32 @@ pub fn fit(
                 };
                 perm(s.views[0], s.mover, &mut a);
                 perm(s.views[1], s.mover.other(), &mut b);
-                total += f64::from(model.backward([&a, &b], s.won, &mut grad));
+                let policy = s.policy.map(|p| {
+                    let m = mirrors.holes(k, s.mover);
+                    holes.clear();
+                    holes.extend(p.holes.iter().map(|&h| m[h as usize]));
+                    PolicyTarget {
+                        holes: &holes,
+                        targets: p.targets,
+                    }
+                });
+                let mirrored = Sample {
+                    views: [&a, &b],
+                    policy,
+                    ..s
+                };
+                let loss = model.backward(&mirrored, o.policy_weight, &mut grad);
+                total += f64::from(loss.value + o.policy_weight * loss.policy);
             }
-            adam.step(&mut model.params, &grad, batch.len(), rate, o.l2);
+            let decay = (o.l2, model.layout.bias());
+            adam.step(&mut model.params, &grad, batch.len(), rate, decay);
         }
         let loss = total / train.len().max(1) as f64;
         if !loss.is_finite() {
-            bail!("epoch {epoch}: the training log-loss is {loss}: the fit diverged (a smaller --rate may hold it); no model written");
+            bail!("epoch {epoch}: the training loss is {loss}: the fit diverged (a smaller --rate may hold it); no model written");
         }
         if let Some((at, w)) = model.first_non_finite() {
-            bail!("epoch {epoch}: weight {at} is {w} (training log-loss {loss:.4}): the fit diverged (a smaller --rate may hold it); no model written");
+            bail!("epoch {epoch}: weight {at} is {w} (training loss {loss:.4}): the fit diverged (a smaller --rate may hold it); no model written");
         }
         report(epoch, loss, &model);
     }
@@ -125,7 +149,14 @@ pub fn run(o: &NetOptions) -> Result<()> {
     let start = Instant::now();
     let init = match &o.init {
         Some(path) => file::read(path)?,
-        None => Model::new(o.seed),
+        None => {
+            let hidden = o.hidden;
+            if !(1..=MAX_HIDDEN).contains(&hidden) {
+                bail!("--hidden {hidden}: from 1 to {MAX_HIDDEN}");
+            }
+            let policy = o.policy;
+            Model::new(o.seed, Layout { hidden, policy })
+        }
     };
     let (train_games, held_games) = split_games(data::read_complete(&o.data)?, o.games);
     let (train, held) = (
@@ -149,38 +180,74 @@ pub fn run(o: &NetOptions) -> Result<()> {
     let mean = train.won.iter().map(|&w| f64::from(w)).sum::<f64>() / train.len() as f64;
     println!(
         "held-out log-loss: constant {:.4}, distance value {:.4}",
-        mean_loss(&held, &every, |_| mean as f32),
-        mean_loss(&held, &every, |i| held.distance[i])
+        score::mean_loss(&held, &every, |_| mean as f32),
+        score::mean_loss(&held, &every, |i| held.distance[i])
     );
-    let searched: Vec<usize> = every
-        .iter()
-        .copied()
-        .filter(|&i| !held.search[i].is_nan())
-        .collect();
+    let policy = init.layout.policy;
+    if policy {
+        println!("{}", features_line(&held_games)?);
+    }
     let model = fit(&train, init, o, |epoch, loss, m| {
-        let h = mean_loss(&held, &every, |i| m.predict(&held.get(i)));
+        let h = score::mean_loss(&held, &every, |i| m.predict(&held.get(i)));
+        let p = match policy {
+            true => format!("; policy {}", score::network_policy(m, &held).line("")),
+            false => String::new(),
+        };
         println!(
-            "epoch {epoch:>3}: training log-loss {loss:.4}, held-out {h:.4}, {:.0} s",
+            "epoch {epoch:>3}: training loss {loss:.4}, held-out log-loss {h:.4}{p}, {:.0} s",
             start.elapsed().as_secs_f64()
         );
     })?;
-    let net = model.quantize()?;
-    let q = mean_loss(&held, &every, |i| quantized::value(&net, &held.get(i)));
-    println!("held-out log-loss of the shipped integers: {q:.4}");
-    if !searched.is_empty() {
-        println!(
-            "on the {} held-out positions of full searches: network {:.4}, distance value {:.4}, the search's own value {:.4}",
-            searched.len(),
-            mean_loss(&held, &searched, |i| model.predict(&held.get(i))),
-            mean_loss(&held, &searched, |i| held.distance[i]),
-            mean_loss(&held, &searched, |i| held.search[i]),
-        );
-    }
+    report(&model, &held, o)?;
     file::write(&o.out, &model)?;
     println!(
         "{}: written, {:.0} s in all",
         o.out.display(),
         start.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// The shipped 85-feature policy on the held-out full searches, as a report's line.
+fn features_line(held_games: &[Game]) -> Result<String> {
+    let f = score::features_policy(held_games)?;
+    let r = score::Ranking {
+        positions: f.positions,
+        top1: f.top1,
+        top5: f.top5,
+        cross_entropy: f.log_loss,
+    };
+    Ok(r.line("85-feature policy (shipped)"))
+}
+
+/// The fitted model's held-out figures: the shipped integers' log-loss and the value on the
+/// positions of full searches against the search's own.
+fn report(model: &Model, held: &Samples, o: &NetOptions) -> Result<()> {
+    let every: Vec<usize> = (0..held.len()).collect();
+    let net = model.quantize(o.row_bits, o.policy_bits)?;
+    let q = score::mean_loss(held, &every, |i| quantized::value(&net, &held.get(i)));
+    println!(
+        "held-out log-loss of the shipped integers ({}-bit rows): {q:.4}",
+        o.row_bits
+    );
+    let searched: Vec<usize> = every
+        .into_iter()
+        .filter(|&i| !held.search[i].is_nan())
+        .collect();
+    if !searched.is_empty() {
+        println!(
+            "on the {} held-out positions of full searches: network {:.4}, distance value {:.4}, the search's own value {:.4}",
+            searched.len(),
+            score::mean_loss(held, &searched, |i| model.predict(&held.get(i))),
+            score::mean_loss(held, &searched, |i| held.distance[i]),
+            score::mean_loss(held, &searched, |i| held.search[i]),
+        );
+    }
+    if model.layout.policy {
+        println!(
+            "{}",
+            score::network_policy(model, held).line("network policy")
+        );
+    }
     Ok(())
 }

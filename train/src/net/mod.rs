@@ -14,3 +14,4 @@ pub mod model;
 pub mod probe;
 pub mod quantized;
 pub mod samples;
+pub mod score;

@@ -1,58 +1,97 @@
-//! The value network in `f32` for training: the engine's shape
-//! ([`twixt::knowledge::network`]), its forward pass, its gradient, and its rounding to the
-//! integers that ship.
+//! The network in `f32` for training: the engine's shape ([`twixt::knowledge::network`], its
+//! parameters in [`Layout`]'s order), its forward pass, its gradient for both heads, and its
+//! rounding to the integers that ship.
 
 use super::samples::Sample;
 use anyhow::{bail, Result};
-pub use twixt::knowledge::network::layout::{BIAS, OUT, OUT_BIAS, PARAMS};
-pub use twixt::knowledge::network::log_loss;
-use twixt::knowledge::network::{split_bias, Network, BIAS_LIMIT, HIDDEN, LIMIT, QA, QB};
+pub use twixt::knowledge::network::{log_loss, Layout};
+use twixt::knowledge::network::{Network, PolicyHead, BIAS_LIMIT, MAX_HIDDEN, POLICY_HOLES};
 use twixt::rng::FastRng;
 
-/// The weights, flat: input rows, hidden bias, the two output halves, output bias.
+/// A network's weights, flat in [`Layout`]'s order.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Model {
-    /// All the parameters, in [`Model`]'s order (the order of the shipped integers).
+    /// Where each part of `params` is.
+    pub layout: Layout,
+    /// All the parameters.
     pub params: Vec<f32>,
 }
 
 /// What the forward pass keeps for the backward one.
 pub struct Forward {
-    /// Each view's hidden units before clipping.
-    pub units: [[f32; HIDDEN]; 2],
+    /// Each view's hidden units before clipping (the mover's, then the opponent's).
+    pub units: [[f32; MAX_HIDDEN]; 2],
     /// The chance that the mover wins.
     pub p: f32,
 }
 
+/// What one sample cost: the value's log-loss, and the policy's cross-entropy against the
+/// search's visit shares (0 for a sample without them).
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Loss {
+    /// The value's log-loss.
+    pub value: f32,
+    /// The policy's cross-entropy.
+    pub policy: f32,
+}
+
+/// The softmax of `logits`.
+pub fn softmax(logits: &[f32]) -> Vec<f32> {
+    let max = logits.iter().fold(f32::MIN, |m, &l| m.max(l));
+    let exp: Vec<f32> = logits.iter().map(|&l| (l - max).exp()).collect();
+    let sum: f32 = exp.iter().sum();
+    exp.iter().map(|e| e / sum).collect()
+}
+
 impl Model {
-    /// A model with small random input weights from `seed`, hidden biases that put every unit
-    /// in its linear part, and output weights of alternating sign.
-    pub fn new(seed: u64) -> Model {
+    /// A model of `layout` with small random input and policy weights from `seed`, hidden
+    /// biases that put every unit in its linear part, and value outputs of alternating sign.
+    pub fn new(seed: u64, layout: Layout) -> Model {
         let mut rng = FastRng::new(seed);
-        let mut params = vec![0.0; PARAMS];
-        for w in &mut params[..BIAS] {
-            *w = (rng.below(20_001) as f32 / 10_000.0 - 1.0) * 0.05;
+        let mut unit = || rng.below(20_001) as f32 / 10_000.0;
+        let mut params = vec![0.0; layout.params()];
+        let h = layout.hidden;
+        params[..layout.bias()]
+            .iter_mut()
+            .for_each(|w| *w = (unit() - 1.0) * 0.05);
+        params[layout.bias()..layout.out()].fill(0.5);
+        for (j, w) in params[layout.out()..layout.out_bias()]
+            .iter_mut()
+            .enumerate()
+        {
+            *w = if j < h { 1.0 } else { -1.0 } * unit() * 0.2;
         }
-        params[BIAS..OUT].fill(0.5);
-        for (j, w) in params[OUT..OUT_BIAS].iter_mut().enumerate() {
-            let sign = if j < HIDDEN { 1.0 } else { -1.0 };
-            *w = sign * (rng.below(20_001) as f32 / 10_000.0) * 0.2;
+        if layout.policy {
+            let (from, to) = (layout.policy(), layout.policy_bias());
+            params[from..to]
+                .iter_mut()
+                .for_each(|w| *w = (unit() - 1.0) * 0.05);
         }
-        Model { params }
+        Model { layout, params }
     }
 
-    /// The forward pass on one sample's views.
+    /// The first parameter that is a NaN or an infinity, with its index.
+    pub fn first_non_finite(&self) -> Option<(usize, f32)> {
+        self.params
+            .iter()
+            .copied()
+            .enumerate()
+            .find(|(_, w)| !w.is_finite())
+    }
+
+    /// The forward pass of the value on one sample's views.
     pub fn forward(&self, views: [&[u16]; 2]) -> Forward {
-        let mut units = [[0.0f32; HIDDEN]; 2];
-        let mut z = self.params[OUT_BIAS];
+        let (l, h) = (self.layout, self.layout.hidden);
+        let mut units = [[0.0f32; MAX_HIDDEN]; 2];
+        let mut z = self.params[l.out_bias()];
         for (half, view) in views.iter().enumerate() {
-            let u = &mut units[half];
-            u.copy_from_slice(&self.params[BIAS..OUT]);
+            let u = &mut units[half][..h];
+            u.copy_from_slice(&self.params[l.bias()..l.out()]);
             for &i in *view {
-                let row = &self.params[i as usize * HIDDEN..][..HIDDEN];
+                let row = &self.params[i as usize * h..][..h];
                 u.iter_mut().zip(row).for_each(|(a, w)| *a += w);
             }
-            let out = &self.params[OUT + half * HIDDEN..][..HIDDEN];
+            let out = &self.params[l.out() + half * h..][..h];
             z += u
                 .iter()
                 .zip(out)
@@ -65,65 +104,153 @@ impl Model {
         }
     }
 
-    /// Adds the gradient of the log-loss on `sample` (views `views`) to `grad`; returns the
-    /// loss.
-    pub fn backward(&self, views: [&[u16]; 2], won: f32, grad: &mut [f32]) -> f32 {
-        let f = self.forward(views);
-        let dz = f.p - won;
-        grad[OUT_BIAS] += dz;
-        for (half, view) in views.iter().enumerate() {
-            let out = OUT + half * HIDDEN;
-            let mut du = [0.0f32; HIDDEN];
-            for j in 0..HIDDEN {
-                let a = f.units[half][j];
-                grad[out + j] += dz * a.clamp(0.0, 1.0);
-                if a > 0.0 && a < 1.0 {
-                    du[j] = dz * self.params[out + j];
+    /// The policy's logits of `holes` from the units of a forward pass.
+    pub fn logits(&self, f: &Forward, holes: &[u16]) -> Vec<f32> {
+        let (l, h) = (self.layout, self.layout.hidden);
+        holes
+            .iter()
+            .map(|&k| {
+                let w = &self.params[l.policy() + k as usize * 2 * h..][..2 * h];
+                let mut z = self.params[l.policy_bias() + k as usize];
+                for half in 0..2 {
+                    let u = &f.units[half][..h];
+                    let wh = &w[half * h..][..h];
+                    z += u
+                        .iter()
+                        .zip(wh)
+                        .map(|(a, w)| a.clamp(0.0, 1.0) * w)
+                        .sum::<f32>();
                 }
-            }
-            grad[BIAS..OUT]
-                .iter_mut()
-                .zip(&du)
-                .for_each(|(g, d)| *g += d);
-            for &i in *view {
-                let row = &mut grad[i as usize * HIDDEN..][..HIDDEN];
-                row.iter_mut().zip(&du).for_each(|(g, d)| *g += d);
-            }
-        }
-        log_loss(f.p, won)
+                z
+            })
+            .collect()
     }
 
-    /// The chance that the mover wins a sample.
+    /// Adds the gradient of the sample's loss to `grad` (the policy's cross-entropy weighted
+    /// by `policy_weight`); returns the losses.
+    pub fn backward(&self, s: &Sample, policy_weight: f32, grad: &mut [f32]) -> Loss {
+        let (l, h) = (self.layout, self.layout.hidden);
+        let f = self.forward(s.views);
+        let dz = f.p - s.won;
+        grad[l.out_bias()] += dz;
+        // The loss's slope at each clipped unit, the mover's then the opponent's.
+        let mut dc = [[0.0f32; MAX_HIDDEN]; 2];
+        for (half, d) in dc.iter_mut().enumerate() {
+            let out = l.out() + half * h;
+            for j in 0..h {
+                grad[out + j] += dz * f.units[half][j].clamp(0.0, 1.0);
+                d[j] = dz * self.params[out + j];
+            }
+        }
+        let mut loss = Loss {
+            value: log_loss(f.p, s.won),
+            policy: 0.0,
+        };
+        if let (Some(p), true) = (&s.policy, l.policy) {
+            let q = softmax(&self.logits(&f, p.holes));
+            for ((&k, &t), &q) in p.holes.iter().zip(p.targets).zip(&q) {
+                loss.policy -= t * q.max(1e-12).ln();
+                let d = policy_weight * (q - t);
+                let w = l.policy() + k as usize * 2 * h;
+                grad[l.policy_bias() + k as usize] += d;
+                for half in 0..2 {
+                    for j in 0..h {
+                        grad[w + half * h + j] += d * f.units[half][j].clamp(0.0, 1.0);
+                        dc[half][j] += d * self.params[w + half * h + j];
+                    }
+                }
+            }
+        }
+        for (half, view) in s.views.iter().enumerate() {
+            let mut du = [0.0f32; MAX_HIDDEN];
+            for j in 0..h {
+                let a = f.units[half][j];
+                if a > 0.0 && a < 1.0 {
+                    du[j] = dc[half][j];
+                }
+            }
+            let du = &du[..h];
+            grad[l.bias()..l.out()]
+                .iter_mut()
+                .zip(du)
+                .for_each(|(g, d)| *g += d);
+            for &i in *view {
+                let row = &mut grad[i as usize * h..][..h];
+                row.iter_mut().zip(du).for_each(|(g, d)| *g += d);
+            }
+        }
+        loss
+    }
+
+    /// The chance that the mover of a sample wins.
     pub fn predict(&self, s: &Sample) -> f32 {
         self.forward(s.views).p
     }
 
-    /// The first parameter that is a NaN or an infinity, with its index.
-    pub fn first_non_finite(&self) -> Option<(usize, f32)> {
-        self.params
-            .iter()
-            .copied()
-            .enumerate()
-            .find(|(_, w)| !w.is_finite())
-    }
-
-    /// The integers that ship: each weight scaled and rounded, clamped to 15 bits (the
-    /// output bias to 28). A NaN or infinite weight is refused: it has no integer, and `as`
-    /// would quietly make it 0.
-    pub fn quantize(&self) -> Result<Network> {
+    /// The integers that ship, the input rows in `row_bits` bits and the policy's weights in
+    /// `policy_bits`: each tensor scaled so that its largest weight is near its top level,
+    /// the value's outputs at the finest scale 15 bits allow (at most 1024), each bias at its
+    /// layer's scales. A NaN or infinite weight is refused: it has no integer, and `as` would
+    /// quietly make it 0.
+    pub fn quantize(&self, row_bits: u32, policy_bits: u32) -> Result<Network> {
         if let Some((at, w)) = self.first_non_finite() {
             bail!("weight {at} is {w}: a model with a weight that is not finite cannot ship");
         }
-        let q = |w: f32, scale: i32, limit: i32| {
-            (w * scale as f32)
-                .round()
-                .clamp(-(limit as f32), limit as f32) as i32
+        let (l, h) = (self.layout, self.layout.hidden);
+        let p = &self.params;
+        let top = |bits: u32| (1i32 << (bits - 1)) - 1;
+        let scale = |ws: &[f32], limit: i32, most: i32| {
+            let max = ws.iter().fold(1e-6f32, |m, w| m.max(w.abs()));
+            ((limit as f32 / max).floor() as i32).clamp(1, most)
         };
-        let mut ints: Vec<i32> = Vec::with_capacity(PARAMS + 1);
-        ints.extend(self.params[..OUT].iter().map(|&w| q(w, QA, LIMIT)));
-        ints.extend(self.params[OUT..OUT_BIAS].iter().map(|&w| q(w, QB, LIMIT)));
-        ints.extend(split_bias(q(self.params[OUT_BIAS], QA * QB, BIAS_LIMIT)));
-        Ok(Network::from_ints(&ints)?)
+        let q = |w: f32, s: i32, limit: i32| {
+            (w * s as f32).round().clamp(-(limit as f32), limit as f32) as i32
+        };
+        let row = |ws: &[f32], s: i32, limit: i32| {
+            let mut r = [0i16; MAX_HIDDEN];
+            r.iter_mut()
+                .zip(ws)
+                .for_each(|(o, &w)| *o = q(w, s, limit) as i16);
+            r
+        };
+        let rows = &p[..l.bias()];
+        let qa = scale(rows, top(row_bits), 16383).min(scale(&p[l.bias()..l.out()], 16383, 16383));
+        let qb = scale(&p[l.out()..l.out_bias()], 16383, 1024);
+        let policy = l.policy.then(|| {
+            let weights = &p[l.policy()..l.policy_bias()];
+            let qp = scale(weights, top(policy_bits), 16383);
+            PolicyHead {
+                bits: policy_bits,
+                qp,
+                rows: weights
+                    .chunks(2 * h)
+                    .map(|w| {
+                        let mut r = [0i16; 2 * MAX_HIDDEN];
+                        r[..MAX_HIDDEN].copy_from_slice(&row(&w[..h], qp, top(policy_bits)));
+                        r[MAX_HIDDEN..].copy_from_slice(&row(&w[h..], qp, top(policy_bits)));
+                        r
+                    })
+                    .collect(),
+                bias: p[l.policy_bias()..][..POLICY_HOLES]
+                    .iter()
+                    .map(|&b| q(b, qa * qp, BIAS_LIMIT))
+                    .collect(),
+            }
+        });
+        Ok(Network {
+            hidden: h,
+            row_bits,
+            qa,
+            qb,
+            rows: rows.chunks(h).map(|r| row(r, qa, top(row_bits))).collect(),
+            bias: row(&p[l.bias()..l.out()], qa, 16383),
+            out: [
+                row(&p[l.out()..][..h], qb, 16383),
+                row(&p[l.out() + h..][..h], qb, 16383),
+            ],
+            out_bias: q(p[l.out_bias()], qa * qb, BIAS_LIMIT),
+            policy,
+        })
     }
 }
 
@@ -145,8 +272,15 @@ impl Adam {
     }
 
     /// One step of size `rate` along the mean gradient `grad` (summed over `batch` samples),
-    /// with weight decay `l2` on the input rows.
-    pub fn step(&mut self, params: &mut [f32], grad: &[f32], batch: usize, rate: f32, l2: f32) {
+    /// with weight decay `l2` on the parameters before `decayed` (the input rows).
+    pub fn step(
+        &mut self,
+        params: &mut [f32],
+        grad: &[f32],
+        batch: usize,
+        rate: f32,
+        (l2, decayed): (f32, usize),
+    ) {
         const B1: f32 = 0.9;
         const B2: f32 = 0.999;
         self.t += 1;
@@ -158,7 +292,7 @@ impl Adam {
             .zip(self.m.iter_mut().zip(self.v.iter_mut()))
             .enumerate()
         {
-            let g = g * scale + if i < BIAS { l2 * *p } else { 0.0 };
+            let g = g * scale + if i < decayed { l2 * *p } else { 0.0 };
             *m = B1 * *m + (1.0 - B1) * g;
             *v = B2 * *v + (1.0 - B2) * g * g;
             *p -= rate * (*m / c1) / ((*v / c2).sqrt() + 1e-8);

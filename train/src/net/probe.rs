@@ -4,7 +4,7 @@
 //! ranks among the legal moves by the network's value one ply ahead: a value that guides a
 //! search must tell a position's moves apart, not only who is ahead.
 
-use super::file;
+use super::{export, file};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
 use twixt::knowledge::network::{self, Network};
@@ -90,7 +90,7 @@ fn rank_share(net: &Network, pos: &Position, played: Move) -> Option<f64> {
 pub fn run(o: &ProbeOptions) -> Result<()> {
     let net = match &o.model {
         Some(path) => file::read(path)?
-            .quantize()
+            .quantize(export::ROW_BITS, export::POLICY_BITS)
             .with_context(|| path.display().to_string())?,
         None => Network::shipped().map_err(|e| anyhow::anyhow!("the shipped network: {e}"))?,
     };

@@ -2,12 +2,13 @@
 //! both players' views, the player to move and whether it won; and the board's mirror images
 //! as permutations of the inputs, for augmentation.
 
-use crate::data::Game;
+use crate::data::{Game, Search};
 use twixt::bridge::Bridge;
 use twixt::knowledge::inputs::{self, INPUTS};
+use twixt::knowledge::network::{hole_of, POLICY_HOLES};
 use twixt::knowledge::value;
 use twixt::search::params::Params;
-use twixt::{Cell, Player, Position};
+use twixt::{Cell, Move, Player, Position};
 
 /// Positions packed flat: one allocation for all their inputs.
 #[derive(Clone, Debug, Default)]
@@ -28,6 +29,14 @@ pub struct Samples {
     pub search: Vec<f32>,
     /// The distance value's chance for the mover, at the search's default weights.
     pub distance: Vec<f32>,
+    /// The holes (as the mover sees them, [`hole_of`]) of every full search's root moves,
+    /// all samples' back to back.
+    holes: Vec<u16>,
+    /// Each root move's share of its search's visits, beside `holes`.
+    shares: Vec<f32>,
+    /// Where each sample's holes start (one more entry than samples); a sample without a
+    /// full search has none.
+    policy_start: Vec<u32>,
     /// The search's default parameters (the distance value's weights).
     defaults: Params,
 }
@@ -41,6 +50,41 @@ pub struct Sample<'a> {
     pub mover: Player,
     /// 1 when the mover won, 0 when it lost.
     pub won: f32,
+    /// What the full search there made of the root moves, if there was one.
+    pub policy: Option<PolicyTarget<'a>>,
+}
+
+/// A full search's visits as the policy's target.
+#[derive(Clone, Copy, Debug)]
+pub struct PolicyTarget<'a> {
+    /// The root moves' holes as the mover sees them ([`hole_of`]).
+    pub holes: &'a [u16],
+    /// Each one's share of the visits (they sum to 1).
+    pub targets: &'a [f32],
+}
+
+/// The visits of `search` at `pos` as holes of the mover and shares, or `None` when it gave
+/// no visit. SWAP is the hole it gives the mover (the first peg transposed), as the engine's
+/// policy reads it.
+fn policy_target(pos: &Position, search: &Search) -> Option<(Vec<u16>, Vec<f32>)> {
+    let total: u32 = search.visits.iter().map(|v| v.1).sum();
+    if total == 0 {
+        return None;
+    }
+    let mover = pos.to_move();
+    let first = pos.board().pegs(Player::Zero).iter().next();
+    let mut out = (Vec::new(), Vec::new());
+    for &(mv, n) in &search.visits {
+        let hole = match mv {
+            Move::Peg(c) => hole_of(mover, c),
+            Move::Swap => first.and_then(|c| hole_of(mover, c.transposed())),
+        };
+        if let Some(k) = hole {
+            out.0.push(k as u16);
+            out.1.push(n as f32 / total as f32);
+        }
+    }
+    Some(out)
 }
 
 impl Samples {
@@ -48,6 +92,7 @@ impl Samples {
     pub fn of_games(games: &[Game]) -> Samples {
         let mut out = Samples {
             start: vec![0],
+            policy_start: vec![0],
             ..Samples::default()
         };
         for game in games {
@@ -72,6 +117,12 @@ impl Samples {
             self.game.push(game.index);
             self.search
                 .push(ply.search.as_ref().map_or(f32::NAN, |s| s.value));
+            if let Some((holes, shares)) = ply.search.as_ref().and_then(|s| policy_target(&pos, s))
+            {
+                self.holes.extend(holes);
+                self.shares.extend(shares);
+            }
+            self.policy_start.push(self.holes.len() as u32);
             let (bias, scale) = (self.defaults.value_bias, self.defaults.value_scale);
             self.distance.push(value::value(&pos, bias, scale));
             pos.play_unchecked(ply.mv);
@@ -92,10 +143,18 @@ impl Samples {
     pub fn get(&self, i: usize) -> Sample<'_> {
         let (a, b) = (self.start[i] as usize, self.start[i + 1] as usize);
         let mid = a + self.split[i] as usize;
+        let (p, q) = (
+            self.policy_start[i] as usize,
+            self.policy_start[i + 1] as usize,
+        );
         Sample {
             views: [&self.inputs[a..mid], &self.inputs[mid..b]],
             mover: [Player::Zero, Player::One][usize::from(self.mover_one[i])],
             won: self.won[i],
+            policy: (q > p).then(|| PolicyTarget {
+                holes: &self.holes[p..q],
+                targets: &self.shares[p..q],
+            }),
         }
     }
 
@@ -103,10 +162,16 @@ impl Samples {
     pub fn filter(&self, keep: impl Fn(u32) -> bool) -> Samples {
         let mut out = Samples {
             start: vec![0],
+            policy_start: vec![0],
             ..Samples::default()
         };
         for i in (0..self.len()).filter(|&i| keep(self.game[i])) {
             let s = self.get(i);
+            if let Some(p) = s.policy {
+                out.holes.extend_from_slice(p.holes);
+                out.shares.extend_from_slice(p.targets);
+            }
+            out.policy_start.push(out.holes.len() as u32);
             out.split.push(s.views[0].len() as u16);
             out.inputs.extend(s.views[0].iter().chain(s.views[1]));
             out.start.push(out.inputs.len() as u32);
@@ -125,6 +190,7 @@ impl Samples {
 /// transposed, so a left-right mirror of the board is a top-bottom one in its view.
 pub struct Mirrors {
     perms: [Vec<u16>; 4],
+    holes: [Vec<u16>; 4],
 }
 
 impl Mirrors {
@@ -154,7 +220,26 @@ impl Mirrors {
             }
             perm
         });
-        Mirrors { perms }
+        let holes = [0, 1, 2, 3].map(|k| {
+            let mut perm = vec![0u16; POLICY_HOLES];
+            for c in Cell::all() {
+                if let Some(h) = hole_of(Player::Zero, c) {
+                    perm[h] = hole_of(Player::Zero, flip(k, c)).expect("a mirrored hole") as u16;
+                }
+            }
+            perm
+        });
+        Mirrors { perms, holes }
+    }
+
+    /// The permutation of the mover's holes when the board is mirrored by `k` (as
+    /// [`Mirrors::of`] for the mover's view).
+    pub fn holes(&self, k: usize, mover: Player) -> &[u16] {
+        let k = match mover {
+            Player::Zero => k,
+            Player::One => (k & 1) << 1 | (k >> 1),
+        };
+        &self.holes[k]
     }
 
     /// The permutation for `viewer`'s view when the board is mirrored by `k` (bit 0: left-right,

@@ -1,0 +1,194 @@
+//! The network: the chance that the player to move wins, and a policy over its holes, from
+//! one hidden layer.
+//!
+//! Each player's view of the board ([`super::inputs`]) feeds an accumulator of `hidden` units
+//! (at most [`MAX_HIDDEN`]): the hidden bias plus the weight row of every filled input. The
+//! accumulators follow the game peg by peg ([`Accumulator::place`]) instead of being summed
+//! again at every leaf. Both heads read the mover's units, then the opponent's, each clipped
+//! to [0, 1] (`u`, `2·hidden` numbers):
+//!
+//! ```text
+//! value     = sigmoid(out_bias + Σ out[j]·u[j])
+//! logit(c)  = policy_bias[k] + Σ policy[k][j]·u[j]     k: the mover's hole c as it sees it
+//! ```
+//!
+//! Weights are integers, as shipped ([`codec`]): the input rows and hidden bias scaled by
+//! `qa` (a unit's 1.0 is `qa`), the value's output weights by `qb`, the policy's by `qp`, each
+//! bias by the product of its layer's scales. The sums are exact in `i32`, so the accumulator
+//! that follows the game equals one summed afresh, and the trainer's arithmetic equals this.
+
+pub mod codec;
+mod policy;
+
+pub use codec::{join_bias, split_bias, BIAS_LIMIT};
+#[cfg(not(codingame))]
+pub use codec::{log_loss, Layout};
+pub use policy::{hole_of, POLICY_HOLES};
+
+use super::encoding::DecodeError;
+use super::inputs;
+use super::net_weights;
+use crate::board::Board;
+use crate::bridge::{Bridge, NEIGHBORS, NO_BRIDGE};
+use crate::cell::{Cell, Player};
+
+/// The most hidden units a view may have.
+pub const MAX_HIDDEN: usize = 64;
+
+/// A network's weights, as integers.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Network {
+    /// Hidden units a view (at most [`MAX_HIDDEN`]; the rows' later entries are 0).
+    pub hidden: usize,
+    /// The bits each input row's weight ships in.
+    pub row_bits: u32,
+    /// The scale of the input rows and the hidden bias: a unit's 1.0.
+    pub qa: i32,
+    /// The scale of the value's output weights.
+    pub qb: i32,
+    /// Row `i` holds input `i`'s weight for each hidden unit.
+    pub rows: Vec<[i16; MAX_HIDDEN]>,
+    /// The hidden units' bias.
+    pub bias: [i16; MAX_HIDDEN],
+    /// The value's output weights: the mover's units, then the opponent's.
+    pub out: [[i16; MAX_HIDDEN]; 2],
+    /// The value's output bias, scaled by `qa · qb`.
+    pub out_bias: i32,
+    /// The policy head, if the network has one.
+    pub policy: Option<PolicyHead>,
+}
+
+/// The policy head: for each of the mover's [`POLICY_HOLES`] holes (as the mover sees the board),
+/// weights over the mover's units then the opponent's, and a bias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyHead {
+    /// The bits each weight ships in.
+    pub bits: u32,
+    /// The scale of the weights.
+    pub qp: i32,
+    /// Hole `k`'s weights: the mover's units in `0..hidden`, the opponent's from
+    /// [`MAX_HIDDEN`].
+    pub rows: Vec<[i16; 2 * MAX_HIDDEN]>,
+    /// Hole `k`'s bias, scaled by `qa · qp`.
+    pub bias: Vec<i32>,
+}
+
+/// Both players' hidden units for one position, indexed by player.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Accumulator {
+    units: [[i32; MAX_HIDDEN]; 2],
+}
+
+impl Network {
+    /// The network that ships with the bot (`net_weights.rs`, written by `twixt-train
+    /// export-net`), or why its text does not decode.
+    pub fn shipped() -> Result<Network, DecodeError> {
+        Network::decode(net_weights::NETWORK)
+    }
+
+    /// [`Network::shipped`], or after a loud line on stderr none: the search then mixes the
+    /// distance value where the network was asked for, and plays weaker.
+    pub fn shipped_or_none() -> Option<Network> {
+        match Network::shipped() {
+            Ok(net) => Some(net),
+            Err(e) => {
+                eprintln!(
+                    "twixt-bot: WARNING: the shipped value network does not decode ({}): \
+                     value_net falls back to the distance value; re-export it with \
+                     twixt-train export-net",
+                    e
+                );
+                None
+            }
+        }
+    }
+
+    /// How many weights the network has.
+    #[cfg(not(codingame))]
+    pub fn weights(&self) -> usize {
+        let h = self.hidden;
+        let policy = self
+            .policy
+            .as_ref()
+            .map_or(0, |p| p.rows.len() * (2 * h + 1));
+        self.rows.len() * h + 3 * h + 1 + policy
+    }
+
+    /// The accumulators of `board`, summed afresh.
+    pub fn accumulate(&self, board: &Board) -> Accumulator {
+        let mut acc = Accumulator {
+            units: [[0; MAX_HIDDEN]; 2],
+        };
+        for viewer in Player::BOTH {
+            let units = &mut acc.units[viewer.index()];
+            add(units, &self.bias, self.hidden);
+            for i in inputs::active(board, viewer) {
+                add(units, &self.rows[i], self.hidden);
+            }
+        }
+        acc
+    }
+
+    /// The units both heads read: the mover's clipped to `0..=qa`, then the opponent's.
+    #[inline]
+    fn clipped(&self, acc: &Accumulator, mover: Player) -> [i32; 2 * MAX_HIDDEN] {
+        let mut u = [0; 2 * MAX_HIDDEN];
+        let h = self.hidden;
+        for (half, viewer) in [mover, mover.other()].into_iter().enumerate() {
+            let units = &acc.units[viewer.index()][..h];
+            for (o, &v) in u[half * MAX_HIDDEN..][..h].iter_mut().zip(units) {
+                *o = v.clamp(0, self.qa);
+            }
+        }
+        u
+    }
+
+    /// The chance that `mover` wins, from the accumulators of the position.
+    pub fn value(&self, acc: &Accumulator, mover: Player) -> f32 {
+        let u = self.clipped(acc, mover);
+        let mut sum = self.out_bias;
+        for half in 0..2 {
+            let units = &u[half * MAX_HIDDEN..][..self.hidden];
+            sum += dot(units, &self.out[half][..self.hidden]);
+        }
+        let logit = sum as f32 / (self.qa * self.qb) as f32;
+        1.0 / (1.0 + (-logit).exp())
+    }
+}
+
+/// `Σ a[j]·b[j]`, exact.
+#[inline]
+fn dot(a: &[i32], b: &[i16]) -> i32 {
+    a.iter().zip(b).map(|(&x, &w)| x * i32::from(w)).sum()
+}
+
+/// Adds the first `h` weights of a row to the units.
+#[inline]
+fn add(units: &mut [i32; MAX_HIDDEN], row: &[i16; MAX_HIDDEN], h: usize) {
+    for (u, &w) in units[..h].iter_mut().zip(&row[..h]) {
+        *u += i32::from(w);
+    }
+}
+
+impl Accumulator {
+    /// Follows `p`'s peg on `c`: `board` is the board after it, with the links it made.
+    pub fn place(&mut self, net: &Network, board: &Board, p: Player, c: Cell) {
+        let h = net.hidden;
+        for viewer in Player::BOTH {
+            let units = &mut self.units[viewer.index()];
+            add(units, &net.rows[inputs::peg_input(viewer, p, c)], h);
+            for n in &NEIGHBORS[c.index()] {
+                if n.bridge == NO_BRIDGE {
+                    continue;
+                }
+                let b = Bridge::from_index(n.bridge as usize).expect("a neighbour's bridge");
+                if board.has_link(p, b) {
+                    add(units, &net.rows[inputs::link_input(viewer, p, b)], h);
+                }
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests;
