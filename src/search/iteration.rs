@@ -105,7 +105,8 @@ impl Iteration {
                 };
             }
             let ripe = n.visits >= params.expand_after + params.prior_visits;
-            if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing)) {
+            let here = net.as_ref().map(|(n, acc)| (*n, acc));
+            if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing, here)) {
                 let estimate = (params.value_mix > 0.0 || params.minimax > 0.0).then(|| {
                     let v = match &net {
                         // A win in one is beyond what one layer sees: the tactics say it.
@@ -162,6 +163,7 @@ impl Iteration {
         tree: &mut Tree,
         pos: &Position,
         knowing: &Knowing,
+        net: Option<(&Network, &Accumulator)>,
     ) -> bool {
         // The pegs so far, oldest first: the root's history, then the moves of the path.
         let n = self.path.len();
@@ -171,6 +173,7 @@ impl Iteration {
         };
         let recent = Recent {
             policy: knowing.policy,
+            net,
             last_opp: last(0),
             last_own: last(1),
         };

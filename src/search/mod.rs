@@ -237,10 +237,9 @@ impl Searcher {
         limits: &Limits,
     ) -> Report {
         let valued = self.params.value_mix > 0.0 || self.params.minimax > 0.0;
+        let wanted = (self.params.value_net && valued) || self.params.net_policy > 0.0;
         let network = match &self.network {
-            Some(net) if self.params.value_net && valued => {
-                Some((net, net.accumulate(pos.board())))
-            }
+            Some(net) if wanted => Some((net, net.accumulate(pos.board()))),
             _ => None,
         };
         let knowing = Knowing {
@@ -250,6 +249,7 @@ impl Searcher {
         };
         let recent = prior::Recent {
             policy: knowing.policy,
+            net: knowing.network.as_ref().map(|(n, acc)| (*n, acc)),
             last_opp: knowing.history[0],
             last_own: knowing.history[1],
         };

@@ -79,6 +79,13 @@ macro_rules! with_params {
             /// What the learned prior adds per e-fold of a move's share over the average.
             /// Tuned by SPSA.
             policy_slope: f32 = 0.128082, min 0.0, max 0.5, step 0.01;
+            /// Weight of the network's policy head ([`crate::knowledge::network`]) in the
+            /// learned prior: its logits, times this, are added to the 85-feature policy's
+            /// (0: the features alone; needs a shipped network with a policy head).
+            net_policy: f32 = 0.0, min 0.0, max 2.0, step 0.1;
+            /// The 85-feature policy's logits count in the learned prior (false: with
+            /// `net_policy` above 0, the network's alone).
+            feature_policy: bool = true, min false, max true, step true;
             /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
             /// `p` its share of the learned policy (with `policy_prior`; else even shares).
             puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;
@@ -204,7 +211,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 22);
+        assert_eq!(Params::NAMES.len(), 24);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

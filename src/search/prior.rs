@@ -12,6 +12,7 @@ use super::tree::Tree;
 use crate::bitboard::{box_table, Bitboard, KNIGHTS};
 use crate::cell::{Cell, CELLS};
 use crate::knowledge::features::Context;
+use crate::knowledge::network::{Accumulator, Network};
 use crate::knowledge::Scorer;
 use crate::position::{Move, Position};
 
@@ -20,6 +21,8 @@ use crate::position::{Move, Position};
 pub struct Recent<'a> {
     /// The learned policy.
     pub policy: &'a Scorer,
+    /// The network and the accumulators of the position expanded, where `net_policy` asks.
+    pub net: Option<(&'a Network, &'a Accumulator)>,
     /// The opponent's last peg.
     pub last_opp: Option<Cell>,
     /// The mover's own last peg.
@@ -111,10 +114,25 @@ pub fn expand(
 fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: &Recent) {
     let ctx = Context::new(pos, recent.last_opp, recent.last_own);
     let children = tree.children(node);
+    let net = match recent.net {
+        Some((net, acc)) if params.net_policy > 0.0 => {
+            net.policy_units(acc, pos).map(|pu| (net, pu))
+        }
+        _ => None,
+    };
+    let features = params.feature_policy || net.is_none();
     let mut logits = [0f32; 256];
     let mut max = f32::MIN;
     for (k, i) in children.clone().enumerate() {
-        let l = recent.policy.logit(&ctx, tree.get(i).mv);
+        let mv = tree.get(i).mv;
+        let mut l = if features {
+            recent.policy.logit(&ctx, mv)
+        } else {
+            0.0
+        };
+        if let Some((net, pu)) = &net {
+            l += params.net_policy * net.policy_logit(pu, mv);
+        }
         logits[k] = l;
         max = max.max(l);
     }
@@ -192,6 +210,7 @@ mod tests {
     fn recent(policy: &Scorer) -> Recent<'_> {
         Recent {
             policy,
+            net: None,
             last_opp: Some(cell("H8")),
             last_own: Some(cell("E5")),
         }
@@ -286,5 +305,59 @@ mod tests {
         let even = shares(&hand, &likes_links);
         let n = even.len() as f32;
         assert!(even.iter().all(|&(_, p)| (p - 1.0 / n).abs() < 1e-7));
+    }
+
+    #[test]
+    fn the_network_s_policy_joins_or_replaces_the_features_in_the_prior() {
+        let net = crate::knowledge::network::tests::random_network(4, 16, 8, true);
+        let pos = position("E5 H8");
+        let acc = net.accumulate(pos.board());
+        let moves = pos.legal_moves();
+        let mut from_net = Vec::new();
+        net.policy_logits(&acc, &pos, &moves, &mut from_net)
+            .unwrap();
+        let scorer = Scorer::new(Policy::shipped().unwrap());
+        let ctx = Context::new(&pos, Some(cell("H8")), Some(cell("E5")));
+        let priors = |net_policy: f32, feature_policy: bool| {
+            let params = Params {
+                net_policy,
+                feature_policy,
+                ..Params::default()
+            };
+            let mut tree = Tree::new(1000);
+            let recent = Recent {
+                net: Some((&net, &acc)),
+                ..recent(&scorer)
+            };
+            assert!(expand(&params, &mut tree, 0, &pos, &moves, &recent));
+            tree.children(0)
+                .map(|i| tree.get(i).prior)
+                .collect::<Vec<f32>>()
+        };
+        let softmax = |logits: Vec<f32>| {
+            let max = logits.iter().fold(f32::MIN, |m, &l| m.max(l));
+            let sum: f32 = logits.iter().map(|l| (l - max).exp()).sum();
+            logits
+                .iter()
+                .map(|l| (l - max).exp() / sum)
+                .collect::<Vec<f32>>()
+        };
+        let features: Vec<f32> = moves.iter().map(|&m| scorer.logit(&ctx, m)).collect();
+        let close = |a: &[f32], b: &[f32]| a.iter().zip(b).all(|(x, y)| (x - y).abs() < 1e-5);
+        // Off by default: the features alone, whatever the network says.
+        assert!(close(&priors(0.0, true), &softmax(features.clone())));
+        // The network alone.
+        assert!(close(&priors(1.0, false), &softmax(from_net.clone())));
+        // Both, the network's logits weighted.
+        let both: Vec<f32> = features
+            .iter()
+            .zip(&from_net)
+            .map(|(f, n)| f + 0.5 * n)
+            .collect();
+        assert!(close(&priors(0.5, true), &softmax(both)));
+        assert!(
+            !close(&priors(0.5, true), &priors(0.0, true)),
+            "the network moved them"
+        );
     }
 }

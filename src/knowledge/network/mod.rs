@@ -23,7 +23,7 @@ mod policy;
 pub use codec::{join_bias, split_bias, BIAS_LIMIT};
 #[cfg(not(codingame))]
 pub use codec::{log_loss, Layout};
-pub use policy::{hole_of, POLICY_HOLES};
+pub use policy::{hole_of, PolicyUnits, POLICY_HOLES};
 
 use super::encoding::DecodeError;
 use super::inputs;
@@ -191,4 +191,4 @@ impl Accumulator {
 }
 
 #[cfg(test)]
-mod tests;
+pub(crate) mod tests;

@@ -37,10 +37,54 @@ pub fn hole_of(mover: Player, c: Cell) -> Option<usize> {
     }
 }
 
+/// What the policy reads of one position, once for all its moves: the clipped units, the
+/// mover, and the hole SWAP stands for.
+pub struct PolicyUnits {
+    u: [i32; 2 * MAX_HIDDEN],
+    mover: Player,
+    swap_hole: Option<usize>,
+}
+
 impl Network {
+    /// What the policy reads of `pos` from its accumulators; `None` without a policy head.
+    pub fn policy_units(&self, acc: &Accumulator, pos: &Position) -> Option<PolicyUnits> {
+        self.policy.as_ref()?;
+        let mover = pos.to_move();
+        let first = pos.board().pegs(Player::Zero).iter().next();
+        Some(PolicyUnits {
+            u: self.clipped(acc, mover),
+            mover,
+            // SWAP has the logit of the hole it gives the mover: the first peg transposed,
+            // which the mover sees where player 0 put it.
+            swap_hole: first.and_then(|c| hole_of(mover, c.transposed())),
+        })
+    }
+
+    /// The policy's logit of `mv` (0 for a peg the mover may not play, or without a head).
+    #[inline]
+    pub fn policy_logit(&self, pu: &PolicyUnits, mv: Move) -> f32 {
+        let head = match &self.policy {
+            Some(head) => head,
+            None => return 0.0,
+        };
+        let hole = match mv {
+            Move::Peg(c) => hole_of(pu.mover, c),
+            Move::Swap => pu.swap_hole,
+        };
+        match hole {
+            Some(k) => {
+                let (w, h) = (&head.rows[k], self.hidden);
+                let mut sum = head.bias[k];
+                sum += super::dot(&pu.u[..h], &w[..h]);
+                sum += super::dot(&pu.u[MAX_HIDDEN..][..h], &w[MAX_HIDDEN..][..h]);
+                sum as f32 * (1.0 / (self.qa * head.qp) as f32)
+            }
+            None => 0.0,
+        }
+    }
+
     /// The policy's logits of `moves` in `pos` (appended to `out`), from the position's
-    /// accumulators; `None` without a policy head. SWAP has the logit of the hole it gives
-    /// the mover: the first peg's, as the mover sees the board.
+    /// accumulators; `None` without a policy head.
     pub fn policy_logits(
         &self,
         acc: &Accumulator,
@@ -48,28 +92,8 @@ impl Network {
         moves: &[Move],
         out: &mut Vec<f32>,
     ) -> Option<()> {
-        let head = self.policy.as_ref()?;
-        let mover = pos.to_move();
-        let u = self.clipped(acc, mover);
-        let scale = 1.0 / (self.qa * head.qp) as f32;
-        let first = pos.board().pegs(Player::Zero).iter().next();
-        for &mv in moves {
-            let hole = match mv {
-                Move::Peg(c) => hole_of(mover, c),
-                Move::Swap => first.and_then(|c| hole_of(mover, c.transposed())),
-            };
-            let logit = match hole {
-                Some(k) => {
-                    let (w, h) = (&head.rows[k], self.hidden);
-                    let mut sum = head.bias[k];
-                    sum += super::dot(&u[..h], &w[..h]);
-                    sum += super::dot(&u[MAX_HIDDEN..][..h], &w[MAX_HIDDEN..][..h]);
-                    sum as f32 * scale
-                }
-                None => 0.0,
-            };
-            out.push(logit);
-        }
+        let pu = self.policy_units(acc, pos)?;
+        out.extend(moves.iter().map(|&mv| self.policy_logit(&pu, mv)));
         Some(())
     }
 }
