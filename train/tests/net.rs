@@ -341,6 +341,8 @@ fn a_fit_is_the_same_for_the_same_seed() {
         init: None,
         hidden: 32,
         policy: false,
+        value_mix: 0.0,
+        children: 0,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,
@@ -407,4 +409,61 @@ fn probe_reads_results_files_and_names_a_bad_line() {
     std::fs::write(&path, "{\"moves\":[").unwrap();
     let error = format!("{:#}", probe::run(&options).unwrap_err());
     assert!(error.contains("results.jsonl: line 1"), "{error}");
+}
+
+#[test]
+fn child_positions_join_the_samples_with_mixed_targets() {
+    use twixt_train::net::samples::Targets;
+    let game = searched_game(6);
+    let winner = game.winner.expect("a decided game");
+    let plain = Samples::of_games(std::slice::from_ref(&game));
+    let t = Targets {
+        mix: 0.25,
+        children: 3,
+    };
+    let mixed = Samples::with_targets(std::slice::from_ref(&game), t);
+    // Each searched position is followed by its three most visited other moves' positions.
+    let mut i = 0;
+    let mut pos = Position::new();
+    let mut children = 0;
+    for ply in &game.plies {
+        let s = mixed.get(i);
+        assert_eq!(s.views[0], plain.get(i - children).views[0]);
+        let result = f32::from(u8::from(winner == pos.to_move()));
+        i += 1;
+        if let Some(search) = &ply.search {
+            assert!((s.won - (0.25 * search.value + 0.75 * result)).abs() < 1e-6);
+            let mut others: Vec<(u32, Move, f32)> = search
+                .visits
+                .iter()
+                .zip(&search.values)
+                .filter(|(v, _)| v.0 != ply.mv && v.1 > 0)
+                .map(|(&(mv, n), v)| (n, mv, v.unwrap()))
+                .collect();
+            others.sort_by_key(|&(n, mv, _)| (std::cmp::Reverse(n), mv.peg().map(|c| c.index())));
+            for &(_, mv, v) in others.iter().take(3) {
+                let mut after = pos.clone();
+                after.play(mv).unwrap();
+                if after.outcome().is_some() {
+                    continue;
+                }
+                let child = mixed.get(i);
+                let mut want = inputs::active(after.board(), after.to_move());
+                let mut got: Vec<usize> = child.views[0].iter().map(|&x| x as usize).collect();
+                want.sort_unstable();
+                got.sort_unstable();
+                assert_eq!(got, want);
+                let result = f32::from(u8::from(winner == after.to_move()));
+                assert!((child.won - (0.25 * (1.0 - v) + 0.75 * result)).abs() < 1e-6);
+                assert!(child.policy.is_none());
+                i += 1;
+                children += 1;
+            }
+        } else {
+            assert_eq!(s.won, result);
+        }
+        pos.play(ply.mv).unwrap();
+    }
+    assert_eq!(i, mixed.len());
+    assert!(children > 30, "{children}");
 }

@@ -106,6 +106,8 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         init: None,
         hidden: 32,
         policy: false,
+        value_mix: 0.0,
+        children: 0,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,

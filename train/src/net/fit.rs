@@ -4,7 +4,7 @@
 
 use super::file;
 use super::model::{Adam, Layout, Model};
-use super::samples::{Mirrors, PolicyTarget, Sample, Samples};
+use super::samples::{Mirrors, PolicyTarget, Sample, Samples, Targets};
 use super::{quantized, score};
 use crate::data::{self, Game};
 use crate::fitcmd::HOLD_OUT_EVERY;
@@ -51,6 +51,14 @@ pub struct NetOptions {
     /// Give a fresh model a policy head, trained on the full searches' visit shares.
     #[arg(long)]
     pub policy: bool,
+    /// The weight of the search's value in a searched position's value target, against the
+    /// game's result (0: the result alone). Held-out positions are always scored by results.
+    #[arg(long, default_value_t = 0.0)]
+    pub value_mix: f32,
+    /// Fit the value on the positions after each full search's most visited other root
+    /// moves too, at most this many a search (format-3 data, which keeps their values).
+    #[arg(long, default_value_t = 0)]
+    pub children: usize,
     /// The weight of the policy's cross-entropy beside the value's log-loss.
     #[arg(long, default_value_t = 1.0)]
     pub policy_weight: f32,
@@ -159,8 +167,15 @@ pub fn run(o: &NetOptions) -> Result<()> {
         }
     };
     let (train_games, held_games) = split_games(data::read_complete(&o.data)?, o.games);
+    if !(0.0..=1.0).contains(&o.value_mix) {
+        bail!("--value-mix {}: from 0 to 1", o.value_mix);
+    }
+    let targets = Targets {
+        mix: o.value_mix,
+        children: o.children,
+    };
     let (train, held) = (
-        Samples::of_games(&train_games),
+        Samples::with_targets(&train_games, targets),
         Samples::of_games(&held_games),
     );
     if train.is_empty() || held.is_empty() {

@@ -21,7 +21,8 @@ pub struct Samples {
     split: Vec<u16>,
     /// Whether player 1 was to move.
     mover_one: Vec<bool>,
-    /// 1 when the mover won, 0 when it lost.
+    /// The value's target for the mover: 1 when it won, 0 when it lost, or that mixed with
+    /// the search's value ([`Targets`]).
     pub won: Vec<f32>,
     /// The game each sample is from.
     pub game: Vec<u32>,
@@ -39,6 +40,17 @@ pub struct Samples {
     policy_start: Vec<u32>,
     /// The search's default parameters (the distance value's weights).
     defaults: Params,
+}
+
+/// How the value's targets are made from games and their searches.
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
+pub struct Targets {
+    /// The weight of the search's value in a searched position's target, against the game's
+    /// result (0: the result alone).
+    pub mix: f32,
+    /// The positions after each full search's most visited other root moves, at most this
+    /// many a search, are samples too (0: none).
+    pub children: usize,
 }
 
 /// One sample's view of [`Samples`].
@@ -96,37 +108,103 @@ impl Samples {
             ..Samples::default()
         };
         for game in games {
-            out.add_game(game);
+            out.add_game(game, Targets::default());
         }
         out
     }
 
-    fn add_game(&mut self, game: &Game) {
+    /// The samples of `games` with the value's targets made as `targets` says: searched
+    /// positions' results mixed with the search's value, and the positions after the
+    /// searches' most visited other moves added.
+    pub fn with_targets(games: &[Game], targets: Targets) -> Samples {
+        let mut out = Samples::of_games(&[]);
+        for game in games {
+            out.add_game(game, targets);
+        }
+        out
+    }
+
+    fn add_game(&mut self, game: &Game, t: Targets) {
         let Some(winner) = game.winner else { return };
         let mut pos = Position::new();
         for ply in &game.plies {
             let mover = pos.to_move();
-            let views = [mover, mover.other()].map(|v| inputs::active(pos.board(), v));
-            self.split.push(views[0].len() as u16);
-            for view in &views {
-                self.inputs.extend(view.iter().map(|&i| i as u16));
+            let result = f32::from(u8::from(winner == mover));
+            let search = ply.search.as_ref();
+            let target = search.map_or(result, |s| t.mix * s.value + (1.0 - t.mix) * result);
+            let policy = search.and_then(|s| policy_target(&pos, s));
+            self.push(&pos, target, game.index, search.map(|s| s.value), policy);
+            if let (Some(s), true) = (search, t.children > 0) {
+                self.add_children(&pos, s, ply.mv, (winner, game.index), t);
             }
-            self.start.push(self.inputs.len() as u32);
-            self.mover_one.push(mover == Player::One);
-            self.won.push(f32::from(u8::from(winner == mover)));
-            self.game.push(game.index);
-            self.search
-                .push(ply.search.as_ref().map_or(f32::NAN, |s| s.value));
-            if let Some((holes, shares)) = ply.search.as_ref().and_then(|s| policy_target(&pos, s))
-            {
-                self.holes.extend(holes);
-                self.shares.extend(shares);
-            }
-            self.policy_start.push(self.holes.len() as u32);
-            let (bias, scale) = (self.defaults.value_bias, self.defaults.value_scale);
-            self.distance.push(value::value(&pos, bias, scale));
             pos.play_unchecked(ply.mv);
         }
+    }
+
+    /// The positions after the `t.children` most visited root moves of `s` at `pos` other
+    /// than `played` (which the game's next position holds), valued for their mover by the
+    /// search's value of the move mixed with the game's result.
+    fn add_children(
+        &mut self,
+        pos: &Position,
+        s: &Search,
+        played: Move,
+        (winner, game): (Player, u32),
+        t: Targets,
+    ) {
+        let mut visited: Vec<(u32, Move, f32)> = s
+            .visits
+            .iter()
+            .zip(&s.values)
+            .filter_map(|(&(mv, n), v)| v.map(|v| (n, mv, v)))
+            .filter(|&(_, mv, _)| mv != played)
+            .collect();
+        visited.sort_by_key(|&(n, mv, _)| (std::cmp::Reverse(n), mv.peg().map(|c| c.index())));
+        for &(_, mv, v) in visited.iter().take(t.children) {
+            let mut after = pos.clone();
+            after.play_unchecked(mv);
+            if after.outcome().is_some() {
+                continue;
+            }
+            let result = f32::from(u8::from(winner == after.to_move()));
+            let mine = 1.0 - v;
+            self.push(
+                &after,
+                t.mix * mine + (1.0 - t.mix) * result,
+                game,
+                Some(mine),
+                None,
+            );
+        }
+    }
+
+    /// Adds the sample of `pos` with the value target `target`.
+    fn push(
+        &mut self,
+        pos: &Position,
+        target: f32,
+        game: u32,
+        search: Option<f32>,
+        policy: Option<(Vec<u16>, Vec<f32>)>,
+    ) {
+        let mover = pos.to_move();
+        let views = [mover, mover.other()].map(|v| inputs::active(pos.board(), v));
+        self.split.push(views[0].len() as u16);
+        for view in &views {
+            self.inputs.extend(view.iter().map(|&i| i as u16));
+        }
+        self.start.push(self.inputs.len() as u32);
+        self.mover_one.push(mover == Player::One);
+        self.won.push(target);
+        self.game.push(game);
+        self.search.push(search.unwrap_or(f32::NAN));
+        if let Some((holes, shares)) = policy {
+            self.holes.extend(holes);
+            self.shares.extend(shares);
+        }
+        self.policy_start.push(self.holes.len() as u32);
+        let (bias, scale) = (self.defaults.value_bias, self.defaults.value_scale);
+        self.distance.push(value::value(pos, bias, scale));
     }
 
     /// How many samples there are.
