@@ -2,8 +2,9 @@
 //! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
 //! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
 //! two-way tables of `shapes`); the distance [`value`]; and the value [`network`], one hidden
-//! layer over the one-hot [`inputs`] of each player's view, trained by `twixt-train net` and
-//! shipped as one 15-bit integer a character (`net_weights`).
+//! layer over the one-hot [`inputs`] of each player's view with an optional policy head,
+//! trained by `twixt-train net` and shipped as streams of narrow integers (`net_weights`,
+//! [`network::codec`]).
 
 pub mod encoding;
 pub mod features;
