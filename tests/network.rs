@@ -27,15 +27,21 @@ fn the_engine_gives_the_trainer_s_golden_values_and_logits() {
         let parts: Vec<&str> = line.split('|').collect();
         assert!(parts.len() >= 2, "line {}: {line}", n + 1);
         let mut pos = Position::new();
-        for w in parts[0].split_whitespace() {
-            pos.play(w.parse::<Move>().unwrap()).unwrap();
+        let moves: Vec<Move> = parts[0]
+            .split_whitespace()
+            .map(|w| w.parse().unwrap())
+            .collect();
+        for &mv in &moves {
+            pos.play(mv).unwrap();
         }
+        let back = |k: usize| moves.len().checked_sub(k).and_then(|i| moves[i].peg());
+        let last = [back(1), back(2)];
         let acc = net.accumulate(pos.board());
         let got = net.value(&acc, pos.to_move());
         assert_eq!(vec![got.to_bits()], bits(parts[1]), "line {}: {got}", n + 1);
         let mut logits = Vec::new();
         let moves = pos.legal_moves();
-        match net.policy_logits(&acc, &pos, &moves, &mut logits) {
+        match net.policy_logits(&acc, &pos, last, &moves, &mut logits) {
             Some(()) => {
                 let got: Vec<u32> = logits.iter().map(|l| l.to_bits()).collect();
                 assert_eq!(got, bits(parts[2]), "line {}", n + 1);

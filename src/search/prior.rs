@@ -116,7 +116,8 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
     let children = tree.children(node);
     let net = match recent.net {
         Some((net, acc)) if params.net_policy > 0.0 => {
-            net.policy_units(acc, pos).map(|pu| (net, pu))
+            let last = [recent.last_opp, recent.last_own];
+            net.policy_units(acc, pos, last).map(|pu| (net, pu))
         }
         _ => None,
     };
@@ -314,7 +315,8 @@ mod tests {
         let acc = net.accumulate(pos.board());
         let moves = pos.legal_moves();
         let mut from_net = Vec::new();
-        net.policy_logits(&acc, &pos, &moves, &mut from_net)
+        let last = [Some(cell("H8")), Some(cell("E5"))];
+        net.policy_logits(&acc, &pos, last, &moves, &mut from_net)
             .unwrap();
         let scorer = Scorer::new(Policy::shipped().unwrap());
         let ctx = Context::new(&pos, Some(cell("H8")), Some(cell("E5")));

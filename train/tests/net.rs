@@ -231,7 +231,10 @@ fn the_trainer_s_integer_arithmetic_is_the_engine_s_for_both_heads() {
                 if let (Some(p), Some(search)) = (s.policy, search) {
                     let moves: Vec<Move> = search.visits.iter().map(|v| v.0).collect();
                     let mut engine = Vec::new();
-                    net.policy_logits(&acc, &pos, &moves, &mut engine).unwrap();
+                    let back = |k: usize| i.checked_sub(k).and_then(|j| game.plies[j].mv.peg());
+                    let last = [back(1), back(2)];
+                    net.policy_logits(&acc, &pos, last, &moves, &mut engine)
+                        .unwrap();
                     let trainer = quantized::logits(&net, &s, p.holes).unwrap();
                     let bits = |v: &[f32]| v.iter().map(|l| l.to_bits()).collect::<Vec<_>>();
                     assert_eq!(bits(&engine), bits(&trainer), "game {seed} ply {i}");
@@ -259,7 +262,7 @@ fn the_quantized_network_is_near_the_model_for_both_heads() {
             let (f, q) = (model.predict(&s), quantized::value(&net, &s));
             assert!((f - q).abs() < 0.02, "sample {i}: {f} {q}");
             if let (Some(p), true) = (s.policy, layout.policy) {
-                let exact = model.logits(&model.forward(s.views), p.holes);
+                let exact = model.logits(&model.forward(s.views), &s.holds(), p.holes);
                 let shipped = quantized::logits(&net, &s, p.holes).unwrap();
                 for (a, b) in exact.iter().zip(&shipped) {
                     assert!((a - b).abs() < 0.02, "sample {i}: {a} {b}");

@@ -11,10 +11,12 @@
 //! policy   a stream of holes · 2 · hidden integers of `policy bits` bits, hole by hole
 //!          (the mover's units, then the opponent's)
 //! pbias    2 · holes integers, each bias's halves
+//! local    2 · LOCAL integers, the local term's weights' halves (`super::local`)
 //! ```
 //! Anything out of place (another format, a count that is not this engine's, a scale below
 //! 1, an integer outside its range, a text too short or too long) is refused by name.
 
+use super::local::LOCAL;
 use super::{Network, PolicyHead, MAX_HIDDEN, POLICY_HOLES};
 use crate::knowledge::encoding::{DecodeError, Reader};
 use crate::knowledge::inputs::INPUTS;
@@ -110,6 +112,7 @@ impl Network {
                     qp: head[8],
                     rows: rows(&spread, 2 * MAX_HIDDEN),
                     bias: biases(&mut r, POLICY_HOLES)?,
+                    local: biases(&mut r, LOCAL)?,
                 })
             }
         };
@@ -153,7 +156,12 @@ impl Network {
                 .flat_map(|r| wide(&r[..h]).into_iter().chain(wide(&r[MAX_HIDDEN..][..h])))
                 .collect();
             w.stream(p.bits, &ints);
-            let halves: Vec<i32> = p.bias.iter().flat_map(|&b| split_bias(b)).collect();
+            let halves: Vec<i32> = p
+                .bias
+                .iter()
+                .chain(&p.local)
+                .flat_map(|&b| split_bias(b))
+                .collect();
             w.ints(&halves);
         }
         w.text().to_string()
@@ -195,10 +203,14 @@ impl Layout {
     pub fn policy_bias(self) -> usize {
         self.policy() + POLICY_HOLES * 2 * self.hidden
     }
+    /// The policy's local weights.
+    pub fn local(self) -> usize {
+        self.policy_bias() + POLICY_HOLES
+    }
     /// How many parameters there are.
     pub fn params(self) -> usize {
         match self.policy {
-            true => self.policy_bias() + POLICY_HOLES,
+            true => self.local() + LOCAL,
             false => self.policy(),
         }
     }

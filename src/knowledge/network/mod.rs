@@ -18,12 +18,13 @@
 //! that follows the game equals one summed afresh, and the trainer's arithmetic equals this.
 
 pub mod codec;
+pub mod local;
 mod policy;
 
 pub use codec::{join_bias, split_bias, BIAS_LIMIT};
 #[cfg(not(codingame))]
 pub use codec::{log_loss, Layout};
-pub use policy::{hole_of, PolicyUnits, POLICY_HOLES};
+pub use policy::{hole_cell, hole_of, PolicyUnits, POLICY_HOLES};
 
 use super::encoding::DecodeError;
 use super::inputs;
@@ -71,6 +72,8 @@ pub struct PolicyHead {
     pub rows: Vec<[i16; 2 * MAX_HIDDEN]>,
     /// Hole `k`'s bias, scaled by `qa · qp`.
     pub bias: Vec<i32>,
+    /// The local term's weights ([`local`]), scaled by `qa · qp`.
+    pub local: Vec<i32>,
 }
 
 /// Both players' hidden units for one position, indexed by player.
@@ -110,7 +113,7 @@ impl Network {
         let policy = self
             .policy
             .as_ref()
-            .map_or(0, |p| p.rows.len() * (2 * h + 1));
+            .map_or(0, |p| p.rows.len() * (2 * h + 1) + p.local.len());
         self.rows.len() * h + 3 * h + 1 + policy
     }
 

@@ -1,6 +1,6 @@
 use super::*;
 use crate::knowledge::encoding::Writer;
-use crate::knowledge::inputs::INPUTS;
+use crate::knowledge::inputs::{view, INPUTS};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
@@ -30,6 +30,7 @@ pub fn random_network(seed: u64, hidden: usize, bits: u32, policy: bool) -> Netw
             })
             .collect(),
         bias: (0..POLICY_HOLES as i32).map(|k| (k - 60) * 1001).collect(),
+        local: (0..local::LOCAL as i32).map(|i| (i - 40) * 77).collect(),
     });
     Network {
         hidden,
@@ -63,13 +64,16 @@ fn the_accumulators_follow_random_games_exactly_for_both_heads() {
         let net = random_network(7, hidden, bits, true);
         for game in 0..12u64 {
             let mut acc = net.accumulate(Position::new().board());
+            let (mut last_opp, mut last_own) = (None, None);
             for (pos, mv) in random_game_positions(game) {
                 let fresh = net.accumulate(pos.board());
                 assert_eq!(acc, fresh, "game {game}");
                 let moves = pos.legal_moves();
                 let (mut a, mut b) = (Vec::new(), Vec::new());
-                net.policy_logits(&acc, &pos, &moves, &mut a).unwrap();
-                net.policy_logits(&fresh, &pos, &moves, &mut b).unwrap();
+                let last = [last_opp, last_own];
+                net.policy_logits(&acc, &pos, last, &moves, &mut a).unwrap();
+                net.policy_logits(&fresh, &pos, last, &moves, &mut b)
+                    .unwrap();
                 assert_eq!(a, b);
                 let mut after = pos.clone();
                 after.play(mv).unwrap();
@@ -77,6 +81,7 @@ fn the_accumulators_follow_random_games_exactly_for_both_heads() {
                     Move::Peg(c) => acc.place(&net, after.board(), pos.to_move(), c),
                     Move::Swap => acc = net.accumulate(after.board()),
                 }
+                (last_opp, last_own) = (mv.peg(), last_opp);
             }
         }
     }
@@ -93,7 +98,7 @@ fn the_text_round_trips_with_and_without_a_policy_and_counts_its_characters() {
             let stream = |n: usize| (n * bits as usize).div_ceil(15);
             let mut chars = 9 + stream(INPUTS * hidden) + 3 * hidden + 2;
             if policy {
-                chars += stream(POLICY_HOLES * 2 * hidden) + 2 * POLICY_HOLES;
+                chars += stream(POLICY_HOLES * 2 * hidden) + 2 * POLICY_HOLES + 2 * local::LOCAL;
             }
             assert_eq!(text.chars().count(), chars, "{hidden} {bits} {policy}");
         }
@@ -161,11 +166,13 @@ fn the_policy_reads_each_hole_as_the_mover_sees_it() {
     let mut net = random_network(2, 4, 8, true);
     let head = net.policy.as_mut().unwrap();
     head.rows.iter_mut().for_each(|r| *r = [0; 2 * MAX_HIDDEN]);
+    head.local.iter_mut().for_each(|w| *w = 0);
     let pos = Position::after("F6").unwrap();
     let acc = net.accumulate(pos.board());
     let moves = pos.legal_moves();
     let mut logits = Vec::new();
-    net.policy_logits(&acc, &pos, &moves, &mut logits).unwrap();
+    net.policy_logits(&acc, &pos, [None; 2], &moves, &mut logits)
+        .unwrap();
     let scale = (net.qa * net.policy.as_ref().unwrap().qp) as f32;
     for (&mv, &l) in moves.iter().zip(&logits) {
         let k = match mv {
@@ -176,5 +183,55 @@ fn the_policy_reads_each_hole_as_the_mover_sees_it() {
     }
     let mut none = Vec::new();
     net.policy = None;
-    assert_eq!(net.policy_logits(&acc, &pos, &moves, &mut none), None);
+    assert_eq!(
+        net.policy_logits(&acc, &pos, [None; 2], &moves, &mut none),
+        None
+    );
+}
+
+#[test]
+fn the_local_term_reads_the_cells_around_each_hole_as_the_mover_sees_them() {
+    let mut net = random_network(2, 4, 8, true);
+    let head = net.policy.as_mut().unwrap();
+    head.rows.iter_mut().for_each(|r| *r = [0; 2 * MAX_HIDDEN]);
+    head.bias.iter_mut().for_each(|b| *b = 0);
+    // Player 0 played F6 then player 1 G8; player 0 to move, F6 its own last peg.
+    for (moves, mover) in [("F6 G8", Player::Zero), ("F6 G8 D3", Player::One)] {
+        let pos = Position::after(moves).unwrap();
+        assert_eq!(pos.to_move(), mover);
+        let acc = net.accumulate(pos.board());
+        let played: Vec<Cell> = moves.split(' ').map(|m| m.parse().unwrap()).collect();
+        let n = played.len();
+        let last = [Some(played[n - 1]), Some(played[n - 2])];
+        let legal = pos.legal_moves();
+        let mut logits = Vec::new();
+        net.policy_logits(&acc, &pos, last, &legal, &mut logits)
+            .unwrap();
+        let head = net.policy.as_ref().unwrap();
+        let scale = 1.0 / (net.qa * head.qp) as f32;
+        for (&mv, &got) in legal.iter().zip(&logits) {
+            let c = mv.peg().unwrap();
+            let v = view(mover, c);
+            let mut sum = 0;
+            for (i, &p) in played.iter().enumerate() {
+                let w = view(mover, p);
+                let (dx, dy) = (w.x() - v.x(), w.y() - v.y());
+                if dx.abs() > 2 || dy.abs() > 2 {
+                    continue;
+                }
+                // Row by row from the top left, the hole itself left out.
+                let box_index = ((dy + 2) * 5 + dx + 2) as usize;
+                let o = box_index - usize::from(box_index > 12);
+                let owner = pos.board().owner(p).unwrap();
+                sum += head.local[4 * o + if owner == mover { 0 } else { 1 }];
+                if i == n - 1 {
+                    sum += head.local[4 * o + 2];
+                }
+                if i == n - 2 {
+                    sum += head.local[4 * o + 3];
+                }
+            }
+            assert_eq!(got, sum as f32 * scale, "{moves}: {mv}");
+        }
+    }
 }

@@ -6,10 +6,10 @@ use super::quantized;
 use super::samples::Sample;
 use anyhow::{Context, Result};
 use std::path::Path;
-use twixt::knowledge::inputs;
+use twixt::knowledge::inputs::{self, view};
 use twixt::knowledge::network::{hole_of, Network};
 use twixt::rng::FastRng;
-use twixt::{Move, Player, Position};
+use twixt::{Cell, Move, Player, Position};
 
 /// Where the engine keeps the shipped network, under the workspace root.
 pub const MODULE: &str = "src/knowledge/net_weights.rs";
@@ -69,6 +69,7 @@ pub fn golden(net: &Network) -> String {
             mover,
             won: 0.0,
             policy: None,
+            last: last_pegs(&moves).map(|c| c.map(|c| view(mover, c))),
         };
         let words: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         let v = quantized::value(net, &sample);
@@ -90,6 +91,12 @@ pub fn golden(net: &Network) -> String {
         out.push('\n');
     }
     out
+}
+
+/// The opponent's last peg and the mover's own last, after `moves`.
+pub fn last_pegs(moves: &[Move]) -> [Option<Cell>; 2] {
+    let back = |n: usize| moves.len().checked_sub(n).and_then(|i| moves[i].peg());
+    [back(1), back(2)]
 }
 
 /// The text of the generated module for `net`, read from `source` (named in its header).

@@ -115,9 +115,11 @@ pub fn fit(
                         targets: p.targets,
                     }
                 });
+                let last = s.last.map(|c| c.map(|c| mirrors.cell(k, s.mover, c)));
                 let mirrored = Sample {
                     views: [&a, &b],
                     policy,
+                    last,
                     ..s
                 };
                 let loss = model.backward(&mirrored, o.policy_weight, &mut grad);

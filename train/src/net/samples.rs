@@ -4,8 +4,9 @@
 
 use crate::data::{Game, Search};
 use twixt::bridge::Bridge;
-use twixt::knowledge::inputs::{self, INPUTS};
-use twixt::knowledge::network::{hole_of, POLICY_HOLES};
+use twixt::cell::CELLS;
+use twixt::knowledge::inputs::{self, view, INPUTS};
+use twixt::knowledge::network::{hole_of, local, POLICY_HOLES};
 use twixt::knowledge::value;
 use twixt::search::params::Params;
 use twixt::{Cell, Move, Player, Position};
@@ -38,6 +39,9 @@ pub struct Samples {
     /// Where each sample's holes start (one more entry than samples); a sample without a
     /// full search has none.
     policy_start: Vec<u32>,
+    /// The opponent's last peg and the mover's own last, as cells the mover sees (index,
+    /// or 255 for none).
+    last: Vec<[u8; 2]>,
     /// The search's default parameters (the distance value's weights).
     defaults: Params,
 }
@@ -64,6 +68,50 @@ pub struct Sample<'a> {
     pub won: f32,
     /// What the full search there made of the root moves, if there was one.
     pub policy: Option<PolicyTarget<'a>>,
+    /// The opponent's last peg and the mover's own last, as the mover sees the board.
+    pub last: [Option<Cell>; 2],
+}
+
+/// Each input of player 0's view that is a peg: whether it is the viewer's, and its cell.
+fn peg_cells() -> &'static [Option<(bool, Cell)>] {
+    static TABLE: std::sync::OnceLock<Vec<Option<(bool, Cell)>>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut table = vec![None; INPUTS];
+        for (owner, own) in [(Player::Zero, true), (Player::One, false)] {
+            for c in Cell::all().filter(|c| c.allowed_for(owner)) {
+                table[inputs::peg_input(Player::Zero, owner, c)] = Some((own, c));
+            }
+        }
+        table
+    })
+}
+
+impl Sample<'_> {
+    /// What each cell holds as the mover sees the board, in the local term's flags
+    /// ([`twixt::knowledge::network::local`]).
+    pub fn holds(&self) -> [u8; CELLS] {
+        let mut flags = [0u8; CELLS];
+        let table = peg_cells();
+        for &i in self.views[0] {
+            if let Some((own, c)) = table[i as usize] {
+                flags[c.index()] |= if own {
+                    local::HOLDS_OWN
+                } else {
+                    local::HOLDS_OPP
+                };
+            }
+        }
+        for (c, flag) in self
+            .last
+            .iter()
+            .zip([local::HOLDS_LAST_OPP, local::HOLDS_LAST_OWN])
+        {
+            if let Some(c) = c {
+                flags[c.index()] |= flag;
+            }
+        }
+        flags
+    }
 }
 
 /// A full search's visits as the policy's target.
@@ -75,10 +123,13 @@ pub struct PolicyTarget<'a> {
     pub targets: &'a [f32],
 }
 
+/// A full search's root moves as the mover's holes, and their shares of the visits.
+type PolicyPairs = (Vec<u16>, Vec<f32>);
+
 /// The visits of `search` at `pos` as holes of the mover and shares, or `None` when it gave
 /// no visit. SWAP is the hole it gives the mover (the first peg transposed), as the engine's
 /// policy reads it.
-fn policy_target(pos: &Position, search: &Search) -> Option<(Vec<u16>, Vec<f32>)> {
+fn policy_target(pos: &Position, search: &Search) -> Option<PolicyPairs> {
     let total: u32 = search.visits.iter().map(|v| v.1).sum();
     if total == 0 {
         return None;
@@ -127,15 +178,26 @@ impl Samples {
     fn add_game(&mut self, game: &Game, t: Targets) {
         let Some(winner) = game.winner else { return };
         let mut pos = Position::new();
-        for ply in &game.plies {
+        // The peg `n` plies before ply `i`.
+        let back = |i: usize, n: usize| i.checked_sub(n).and_then(|j| game.plies[j].mv.peg());
+        for (i, ply) in game.plies.iter().enumerate() {
+            let back = |n| back(i, n);
             let mover = pos.to_move();
             let result = f32::from(u8::from(winner == mover));
             let search = ply.search.as_ref();
             let target = search.map_or(result, |s| t.mix * s.value + (1.0 - t.mix) * result);
             let policy = search.and_then(|s| policy_target(&pos, s));
-            self.push(&pos, target, game.index, search.map(|s| s.value), policy);
+            let last = [back(1), back(2)];
+            self.push(
+                &pos,
+                target,
+                game.index,
+                search.map(|s| s.value),
+                (policy, last),
+            );
             if let (Some(s), true) = (search, t.children > 0) {
-                self.add_children(&pos, s, ply.mv, (winner, game.index), t);
+                let last = [ply.mv.peg(), back(1)];
+                self.add_children(&pos, s, (ply.mv, last), (winner, game.index), t);
             }
             pos.play_unchecked(ply.mv);
         }
@@ -148,7 +210,7 @@ impl Samples {
         &mut self,
         pos: &Position,
         s: &Search,
-        played: Move,
+        (played, last): (Move, [Option<Cell>; 2]),
         (winner, game): (Player, u32),
         t: Targets,
     ) {
@@ -168,26 +230,25 @@ impl Samples {
             }
             let result = f32::from(u8::from(winner == after.to_move()));
             let mine = 1.0 - v;
-            self.push(
-                &after,
-                t.mix * mine + (1.0 - t.mix) * result,
-                game,
-                Some(mine),
-                None,
-            );
+            let target = t.mix * mine + (1.0 - t.mix) * result;
+            let last = [mv.peg(), last[1]];
+            self.push(&after, target, game, Some(mine), (None, last));
         }
     }
 
-    /// Adds the sample of `pos` with the value target `target`.
+    /// Adds the sample of `pos` with the value target `target`, the policy's target if any,
+    /// and the last pegs (the opponent's, the mover's).
     fn push(
         &mut self,
         pos: &Position,
         target: f32,
         game: u32,
         search: Option<f32>,
-        policy: Option<(Vec<u16>, Vec<f32>)>,
+        (policy, last): (Option<PolicyPairs>, [Option<Cell>; 2]),
     ) {
         let mover = pos.to_move();
+        self.last
+            .push(last.map(|c| c.map_or(u8::MAX, |c| view(mover, c).index() as u8)));
         let views = [mover, mover.other()].map(|v| inputs::active(pos.board(), v));
         self.split.push(views[0].len() as u16);
         for view in &views {
@@ -233,6 +294,7 @@ impl Samples {
                 holes: &self.holes[p..q],
                 targets: &self.shares[p..q],
             }),
+            last: self.last[i].map(|c| Cell::from_index(c as usize)),
         }
     }
 
@@ -250,6 +312,7 @@ impl Samples {
                 out.shares.extend_from_slice(p.targets);
             }
             out.policy_start.push(out.holes.len() as u32);
+            out.last.push(self.last[i]);
             out.split.push(s.views[0].len() as u16);
             out.inputs.extend(s.views[0].iter().chain(s.views[1]));
             out.start.push(out.inputs.len() as u32);
@@ -308,6 +371,18 @@ impl Mirrors {
             perm
         });
         Mirrors { perms, holes }
+    }
+
+    /// The cell `c` as the mover sees it, when the board is mirrored by `k` (as
+    /// [`Mirrors::of`] for the mover's view).
+    pub fn cell(&self, k: usize, mover: Player, c: Cell) -> Cell {
+        let k = match mover {
+            Player::Zero => k,
+            Player::One => (k & 1) << 1 | (k >> 1),
+        };
+        let x = if k & 1 == 1 { 11 - c.x() } else { c.x() };
+        let y = if k & 2 == 2 { 11 - c.y() } else { c.y() };
+        Cell::new(x, y).expect("a mirrored hole is a hole")
     }
 
     /// The permutation of the mover's holes when the board is mirrored by `k` (as

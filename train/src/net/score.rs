@@ -77,7 +77,8 @@ pub fn network_policy(model: &Model, set: &Samples) -> Ranking {
     for i in 0..set.len() {
         let s = set.get(i);
         if let Some(p) = s.policy {
-            r.add(p.targets, &model.logits(&model.forward(s.views), p.holes));
+            let logits = model.logits(&model.forward(s.views), &s.holds(), p.holes);
+            r.add(p.targets, &logits);
         }
     }
     r.mean()
