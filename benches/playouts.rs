@@ -162,5 +162,86 @@ fn network(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, playouts, mcts, priors, decode, network);
+/// A network of the policy head's size (64 units a view, 8-bit rows, a head with its local
+/// term) of pseudo-random weights: the prior of a middle-game expansion from it (beside the
+/// 85-feature policy's `prior/learned-logits`), a peg followed, the value, and its decoding.
+fn policy_network(c: &mut Criterion) {
+    use twixt::knowledge::inputs::INPUTS;
+    use twixt::knowledge::network::{local::LOCAL, Network, PolicyHead, MAX_HIDDEN, POLICY_HOLES};
+    let mut rng = FastRng::new(3);
+    let mut w = |lim: u32| (rng.below(2 * lim + 1) as i32 - lim as i32) as i16;
+    let mut row = || {
+        let mut r = [0i16; MAX_HIDDEN];
+        r.iter_mut().for_each(|x| *x = w(127));
+        r
+    };
+    let rows: Vec<[i16; MAX_HIDDEN]> = (0..INPUTS).map(|_| row()).collect();
+    let (bias, out) = (row(), [row(), row()]);
+    let head_rows = (0..POLICY_HOLES)
+        .map(|_| {
+            let mut r = [0i16; 2 * MAX_HIDDEN];
+            r[..MAX_HIDDEN].copy_from_slice(&row());
+            r[MAX_HIDDEN..].copy_from_slice(&row());
+            r
+        })
+        .collect();
+    let net = Network {
+        hidden: MAX_HIDDEN,
+        row_bits: 8,
+        qa: 127,
+        qb: 64,
+        rows,
+        bias,
+        out,
+        out_bias: 0,
+        policy: Some(PolicyHead {
+            bits: 8,
+            qp: 64,
+            rows: head_rows,
+            bias: vec![100; POLICY_HOLES],
+            local: (0..LOCAL as i32).collect(),
+        }),
+    };
+    let text = net.encode();
+    let pos = Position::after(MIDGAME).expect("a legal opening");
+    let moves = pos.legal_moves();
+    let acc = net.accumulate(pos.board());
+    let last = [moves.first().and_then(|m| m.peg()), None];
+    let mut group = c.benchmark_group("network64");
+    group.bench_function("policy-logits", |b| {
+        b.iter(|| {
+            let pu = net.policy_units(&acc, &pos, last).expect("a head");
+            let sum: f32 = moves.iter().map(|&m| net.policy_logit(&pu, m)).sum();
+            black_box(sum)
+        })
+    });
+    let mover = pos.to_move();
+    let hole = pos.legal_holes().iter().next().expect("a hole");
+    let mut after = pos.clone();
+    after.play(twixt::Move::Peg(hole)).expect("legal");
+    group.bench_function("place", |b| {
+        b.iter(|| {
+            let mut a = acc.clone();
+            a.place(&net, after.board(), mover, hole);
+            black_box(a)
+        })
+    });
+    group.bench_function("value", |b| {
+        b.iter(|| black_box(net.value(black_box(&acc), mover)))
+    });
+    group.bench_function("decode", |b| {
+        b.iter(|| black_box(Network::decode(black_box(&text)).expect("decodes")))
+    });
+    group.finish();
+}
+
+criterion_group!(
+    benches,
+    playouts,
+    mcts,
+    priors,
+    decode,
+    network,
+    policy_network
+);
 criterion_main!(benches);
