@@ -181,7 +181,9 @@ impl<'a> Reader<'a> {
 
     /// The next `n` integers, one a character, each within ±(2^14 − 1).
     pub fn ints(&mut self, n: usize) -> Result<Vec<i32>, DecodeError> {
-        (0..n).map(|_| Ok(self.next()? as i32 - INT_OFFSET)).collect()
+        (0..n)
+            .map(|_| Ok(self.next()? as i32 - INT_OFFSET))
+            .collect()
     }
 
     /// The next `n` integers of `bits` bits each (2 to 15), packed low bits first into
@@ -355,10 +357,7 @@ mod tests {
         let mut w = Writer::default();
         w.stream(8, &[1, -127, 127]);
         let text = w.text().to_string();
-        assert_eq!(
-            Reader::new(&text).stream(8, 4),
-            Err(DecodeError::Short(2))
-        );
+        assert_eq!(Reader::new(&text).stream(8, 4), Err(DecodeError::Short(2)));
         let mut r = Reader::new(&text);
         r.stream(8, 3).unwrap();
         assert_eq!(r.finish(), Ok(()));
