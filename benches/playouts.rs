@@ -131,17 +131,13 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-/// The value network on the middle game: its accumulators summed afresh, one peg followed
-/// (both views), the output read, and the shipped network's decoding at start-up.
-fn network(c: &mut Criterion) {
-    use twixt::knowledge::network::Network;
-    let net = Network::shipped().expect("the shipped network decodes");
-    let pos = Position::after(MIDGAME).expect("a legal opening");
+/// A peg followed (both views) and the value read, on the middle game `pos`.
+fn follow_and_value(
+    group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
+    net: &twixt::knowledge::network::Network,
+    pos: &Position,
+) {
     let acc = net.accumulate(pos.board());
-    let mut group = c.benchmark_group("network");
-    group.bench_function("accumulate", |b| {
-        b.iter(|| black_box(net.accumulate(black_box(pos.board()))))
-    });
     let mover = pos.to_move();
     let hole = pos.legal_holes().iter().next().expect("a hole");
     let mut after = pos.clone();
@@ -149,13 +145,26 @@ fn network(c: &mut Criterion) {
     group.bench_function("place", |b| {
         b.iter(|| {
             let mut a = acc.clone();
-            a.place(&net, after.board(), mover, hole);
+            a.place(net, after.board(), mover, hole);
             black_box(a)
         })
     });
     group.bench_function("value", |b| {
         b.iter(|| black_box(net.value(black_box(&acc), mover)))
     });
+}
+
+/// The value network on the middle game: its accumulators summed afresh, one peg followed
+/// (both views), the output read, and the shipped network's decoding at start-up.
+fn network(c: &mut Criterion) {
+    use twixt::knowledge::network::Network;
+    let net = Network::shipped().expect("the shipped network decodes");
+    let pos = Position::after(MIDGAME).expect("a legal opening");
+    let mut group = c.benchmark_group("network");
+    group.bench_function("accumulate", |b| {
+        b.iter(|| black_box(net.accumulate(black_box(pos.board()))))
+    });
+    follow_and_value(&mut group, &net, &pos);
     group.bench_function("decode-shipped", |b| {
         b.iter(|| black_box(Network::shipped().expect("decodes")))
     });
@@ -215,20 +224,7 @@ fn policy_network(c: &mut Criterion) {
             black_box(sum)
         })
     });
-    let mover = pos.to_move();
-    let hole = pos.legal_holes().iter().next().expect("a hole");
-    let mut after = pos.clone();
-    after.play(twixt::Move::Peg(hole)).expect("legal");
-    group.bench_function("place", |b| {
-        b.iter(|| {
-            let mut a = acc.clone();
-            a.place(&net, after.board(), mover, hole);
-            black_box(a)
-        })
-    });
-    group.bench_function("value", |b| {
-        b.iter(|| black_box(net.value(black_box(&acc), mover)))
-    });
+    follow_and_value(&mut group, &net, &pos);
     group.bench_function("decode", |b| {
         b.iter(|| black_box(Network::decode(black_box(&text)).expect("decodes")))
     });

@@ -10,9 +10,9 @@ use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
 use twixt::position::Move;
+use twixt_referee::game::judge_reply;
 use twixt_referee::process::{BotProcess, Reply};
 use twixt_referee::record::Reason;
-use twixt_referee::turn::Answer;
 
 /// How long past its clock a bot is still listened to, to say how late it was.
 const LATE_GRACE: Duration = Duration::from_millis(100);
@@ -121,36 +121,9 @@ impl Opponent {
             Running::Process(p) => p.ask(input, clock, LATE_GRACE),
         };
         self.answered += 1;
-        let (answer, ms) = judge(reply, clock)?;
+        let (answer, ms) = judge_reply(reply, clock)?;
         let mv = answer.to_move().map_err(|why| (Reason::Illegal, why))?;
         Ok((mv, ms, answer.message))
-    }
-}
-
-/// The answer and its milliseconds, or the fault.
-fn judge(reply: Reply, clock: Duration) -> Result<(Answer, u64), Failed> {
-    let clock_ms = clock.as_millis();
-    match reply {
-        Reply::Line(line, took) if took <= clock => {
-            Ok((Answer::parse(&line), took.as_millis() as u64))
-        }
-        Reply::Line(_, took) => Err((
-            Reason::Timeout,
-            format!(
-                "answered after {} ms, over its {clock_ms} ms clock",
-                took.as_millis()
-            ),
-        )),
-        Reply::Silent => Err((
-            Reason::Timeout,
-            format!("gave no answer within {clock_ms} ms"),
-        )),
-        Reply::Closed => Err((Reason::Crash, "closed its output".to_string())),
-        Reply::InputClosed => Err((Reason::Crash, "closed its input".to_string())),
-        Reply::Exited(status) => Err((
-            Reason::Crash,
-            format!("exited ({status}) without answering"),
-        )),
     }
 }
 

@@ -168,8 +168,9 @@ fn check(game: &RefGame, mv: Move) -> Result<Move, String> {
         .map_err(|e| format!("played {mv}: {e}"))
 }
 
-/// The answer and its milliseconds, or the fault (reason and words after "player N").
-fn judge_reply(reply: Reply, clock: Duration) -> Result<(Answer, u64), (Reason, String)> {
+/// The answer and its milliseconds, or the fault (reason and words after "player N"): the
+/// one judgement of a reply under a clock, for the referee's games and the board's.
+pub fn judge_reply(reply: Reply, clock: Duration) -> Result<(Answer, u64), (Reason, String)> {
     let clock_ms = clock.as_millis();
     match reply {
         Reply::Line(line, took) if took <= clock => {
