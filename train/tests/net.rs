@@ -262,7 +262,7 @@ fn the_quantized_network_is_near_the_model_for_both_heads() {
             let (f, q) = (model.predict(&s), quantized::value(&net, &s));
             assert!((f - q).abs() < 0.02, "sample {i}: {f} {q}");
             if let (Some(p), true) = (s.policy, layout.policy) {
-                let exact = model.logits(&model.forward(s.views), &s.holds(), p.holes);
+                let exact = model.logits(&model.forward(s.views), &s.surroundings(), p.holes);
                 let shipped = quantized::logits(&net, &s, p.holes).unwrap();
                 for (a, b) in exact.iter().zip(&shipped) {
                     assert!((a - b).abs() < 0.02, "sample {i}: {a} {b}");

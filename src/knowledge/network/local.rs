@@ -1,16 +1,21 @@
 //! The policy's local term: what lies within two columns and two rows of a hole, as the mover
-//! sees the board. Each of the 24 cells around it carries four weights: one for the mover's
+//! sees the board. Each of the 24 cells around it carries six weights: one for the mover's
 //! peg there, one for the opponent's, one for the opponent's last peg, one for the mover's
-//! own last. A hole's local logit is the sum of the weights its surroundings fill; the same
-//! weights serve every hole, as a convolution's would.
+//! own last, and at a knight's move one for a peg of the mover's that a peg on the hole would
+//! link to (no opposing link crosses the bridge) and one for the opponent's peg that a peg of
+//! its own there would link to. A hole's local logit is the sum of the weights its
+//! surroundings fill; the same weights serve every hole, as a convolution's would.
 
 use crate::cell::Cell;
 
 /// Cells around a hole.
 pub const AROUND: usize = 24;
 
-/// Weights of the local term: four a cell around.
-pub const LOCAL: usize = 4 * AROUND;
+/// What a cell around can hold: the flags below.
+const FLAGS: usize = 6;
+
+/// Weights of the local term: six a cell around.
+pub const LOCAL: usize = FLAGS * AROUND;
 
 /// What a cell holds, as flags: the mover's peg, the opponent's, the opponent's last peg,
 /// the mover's own last.
@@ -21,6 +26,11 @@ pub const HOLDS_OPP: u8 = 2;
 pub const HOLDS_LAST_OPP: u8 = 4;
 /// The mover's own last peg.
 pub const HOLDS_LAST_OWN: u8 = 8;
+/// A peg of the mover's at a knight's move whose bridge to the hole no opposing link crosses.
+pub const HOLDS_OPEN_OWN: u8 = 16;
+/// A peg of the opponent's at a knight's move whose bridge to the hole none of the mover's
+/// links crosses.
+pub const HOLDS_OPEN_OPP: u8 = 32;
 
 /// The offsets of the cells around a hole, row by row, the hole itself left out.
 const OFFSETS: [(i32, i32); AROUND] = offsets();
@@ -50,9 +60,9 @@ pub fn each(v: Cell, holds: impl Fn(Cell) -> u8, mut weight: impl FnMut(usize)) 
         if let Some(w) = Cell::new(v.x() + dx, v.y() + dy) {
             let flags = holds(w);
             if flags != 0 {
-                for bit in 0..4 {
+                for bit in 0..FLAGS {
                     if flags >> bit & 1 == 1 {
-                        weight(4 * k + bit);
+                        weight(FLAGS * k + bit);
                     }
                 }
             }
@@ -86,7 +96,7 @@ mod tests {
             |i| seen.push(i),
         );
         // G8 is one column right and two rows down: offset (1, 2), the 23rd of the box.
-        assert_eq!(seen, [4 * 22 + 1, 4 * 22 + 2]);
+        assert_eq!(seen, [FLAGS * 22 + 1, FLAGS * 22 + 2]);
         // A hole in a corner's reach sees only the cells on the board.
         let mut n = 0;
         each("B1".parse().unwrap(), |_| HOLDS_OWN, |_| n += 1);

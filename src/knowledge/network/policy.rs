@@ -4,6 +4,7 @@
 
 use super::{local, Accumulator, Network, MAX_HIDDEN};
 use crate::board::Board;
+use crate::bridge::Bridge;
 use crate::cell::{Cell, Player, CELLS};
 use crate::knowledge::inputs::view;
 use crate::position::{Move, Position};
@@ -123,10 +124,17 @@ impl Network {
         sum += super::dot(&pu.u[MAX_HIDDEN..][..h], &w[MAX_HIDDEN..][..h]);
         // The hole as the mover sees it, and what each viewed cell around it holds.
         let v = HOLE_CELL[k];
+        let hole = view(pu.mover, v);
         let holds = |w: Cell| {
             let real = view(pu.mover, w);
+            let open = |p: Player| match Bridge::between(hole, real) {
+                Some(b) => pu.board.blocked(p, b) == 0,
+                None => false,
+            };
             let mut flags = match pu.board.owner(real) {
+                Some(p) if p == pu.mover && open(p) => local::HOLDS_OWN | local::HOLDS_OPEN_OWN,
                 Some(p) if p == pu.mover => local::HOLDS_OWN,
+                Some(p) if open(p) => local::HOLDS_OPP | local::HOLDS_OPEN_OPP,
                 Some(_) => local::HOLDS_OPP,
                 None => 0,
             };

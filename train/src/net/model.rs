@@ -2,16 +2,14 @@
 //! parameters in [`Layout`]'s order), its forward pass, its gradient for both heads, and its
 //! rounding to the integers that ship.
 
-use super::samples::Sample;
+use super::samples::{Sample, Surroundings};
 use anyhow::{bail, Result};
-use twixt::cell::CELLS;
 use twixt::knowledge::network::local::{self, LOCAL};
 use twixt::knowledge::network::{
     hole_cell, Network, PolicyHead, BIAS_LIMIT, MAX_HIDDEN, POLICY_HOLES,
 };
 pub use twixt::knowledge::network::{log_loss, Layout};
 use twixt::rng::FastRng;
-use twixt::Cell;
 
 /// A network's weights, flat in [`Layout`]'s order.
 #[derive(Clone, Debug, PartialEq)]
@@ -110,8 +108,8 @@ impl Model {
     }
 
     /// The policy's logits of `holes` from the units of a forward pass, the cells around
-    /// each holding `holds` ([`Sample::holds`]).
-    pub fn logits(&self, f: &Forward, holds: &[u8; CELLS], holes: &[u16]) -> Vec<f32> {
+    /// with its surroundings ([`Sample::surroundings`]).
+    pub fn logits(&self, f: &Forward, around: &Surroundings, holes: &[u16]) -> Vec<f32> {
         let (l, h) = (self.layout, self.layout.hidden);
         holes
             .iter()
@@ -127,10 +125,12 @@ impl Model {
                         .map(|(a, w)| a.clamp(0.0, 1.0) * w)
                         .sum::<f32>();
                 }
-                let near = |c: Cell| holds[c.index()];
-                local::each(hole_cell(k as usize), near, |i| {
-                    z += self.params[l.local() + i]
-                });
+                let v = hole_cell(k as usize);
+                local::each(
+                    v,
+                    |w| around.holds(v, w),
+                    |i| z += self.params[l.local() + i],
+                );
                 z
             })
             .collect()
@@ -157,15 +157,15 @@ impl Model {
             policy: 0.0,
         };
         if let (Some(p), true) = (&s.policy, l.policy) {
-            let holds = s.holds();
-            let q = softmax(&self.logits(&f, &holds, p.holes));
+            let around = s.surroundings();
+            let q = softmax(&self.logits(&f, &around, p.holes));
             for ((&k, &t), &q) in p.holes.iter().zip(p.targets).zip(&q) {
                 loss.policy -= t * q.max(1e-12).ln();
                 let d = policy_weight * (q - t);
                 let w = l.policy() + k as usize * 2 * h;
                 grad[l.policy_bias() + k as usize] += d;
-                let near = |c: Cell| holds[c.index()];
-                local::each(hole_cell(k as usize), near, |i| grad[l.local() + i] += d);
+                let v = hole_cell(k as usize);
+                local::each(v, |w| around.holds(v, w), |i| grad[l.local() + i] += d);
                 for half in 0..2 {
                     for j in 0..h {
                         grad[w + half * h + j] += d * f.units[half][j].clamp(0.0, 1.0);

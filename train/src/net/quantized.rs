@@ -4,7 +4,6 @@
 
 use super::samples::Sample;
 use twixt::knowledge::network::{hole_cell, local, Network, MAX_HIDDEN};
-use twixt::Cell;
 
 /// Each view's units of `s`, clipped to `0..=qa`: the mover's, then the opponent's.
 fn clipped(net: &Network, s: &Sample) -> Vec<[i64; MAX_HIDDEN]> {
@@ -44,7 +43,7 @@ pub fn value(net: &Network, s: &Sample) -> f32 {
 pub fn logits(net: &Network, s: &Sample, holes: &[u16]) -> Option<Vec<f32>> {
     let head = net.policy.as_ref()?;
     let u = clipped(net, s);
-    let holds = s.holds();
+    let around = s.surroundings();
     let scale = 1.0 / (net.qa * head.qp) as f32;
     let logit = |k: usize| {
         let mut sum = i64::from(head.bias[k]);
@@ -54,8 +53,12 @@ pub fn logits(net: &Network, s: &Sample, holes: &[u16]) -> Option<Vec<f32>> {
                 sum += unit * i64::from(w);
             }
         }
-        let near = |c: Cell| holds[c.index()];
-        local::each(hole_cell(k), near, |i| sum += i64::from(head.local[i]));
+        let v = hole_cell(k);
+        local::each(
+            v,
+            |w| around.holds(v, w),
+            |i| sum += i64::from(head.local[i]),
+        );
         sum as f32 * scale
     };
     Some(holes.iter().map(|&k| logit(k as usize)).collect())

@@ -3,7 +3,7 @@
 //! as permutations of the inputs, for augmentation.
 
 use crate::data::{Game, Search};
-use twixt::bridge::Bridge;
+use twixt::bridge::{Bridge, BRIDGES};
 use twixt::cell::CELLS;
 use twixt::knowledge::inputs::{self, view, INPUTS};
 use twixt::knowledge::network::{hole_of, local, POLICY_HOLES};
@@ -72,33 +72,78 @@ pub struct Sample<'a> {
     pub last: [Option<Cell>; 2],
 }
 
-/// Each input of player 0's view that is a peg: whether it is the viewer's, and its cell.
-fn peg_cells() -> &'static [Option<(bool, Cell)>] {
-    static TABLE: std::sync::OnceLock<Vec<Option<(bool, Cell)>>> = std::sync::OnceLock::new();
+/// What an input of player 0's view is: the viewer's (`true`) or the opponent's peg on a
+/// cell, or link on a bridge.
+#[derive(Clone, Copy)]
+enum Filled {
+    Peg(bool, Cell),
+    Link(bool, Bridge),
+}
+
+/// Each input of player 0's view, as what it says is on the board.
+fn filled() -> &'static [Filled] {
+    static TABLE: std::sync::OnceLock<Vec<Filled>> = std::sync::OnceLock::new();
     TABLE.get_or_init(|| {
-        let mut table = vec![None; INPUTS];
+        let mut table = vec![Filled::Peg(true, Cell::all().next().expect("a cell")); INPUTS];
         for (owner, own) in [(Player::Zero, true), (Player::One, false)] {
             for c in Cell::all().filter(|c| c.allowed_for(owner)) {
-                table[inputs::peg_input(Player::Zero, owner, c)] = Some((own, c));
+                table[inputs::peg_input(Player::Zero, owner, c)] = Filled::Peg(own, c);
+            }
+            for b in Bridge::all() {
+                let (lo, up) = b.ends();
+                if lo.allowed_for(owner) && up.allowed_for(owner) {
+                    table[inputs::link_input(Player::Zero, owner, b)] = Filled::Link(own, b);
+                }
             }
         }
         table
     })
 }
 
-impl Sample<'_> {
-    /// What each cell holds as the mover sees the board, in the local term's flags
+/// What the policy's local term reads of a sample, as the mover sees the board: each cell's
+/// pegs and last pegs, and each side's links.
+pub struct Surroundings {
+    flags: [u8; CELLS],
+    links: [Vec<bool>; 2],
+}
+
+impl Surroundings {
+    /// What the viewed cell `w` holds for the viewed hole `v`, in the local term's flags
     /// ([`twixt::knowledge::network::local`]).
-    pub fn holds(&self) -> [u8; CELLS] {
-        let mut flags = [0u8; CELLS];
-        let table = peg_cells();
+    pub fn holds(&self, v: Cell, w: Cell) -> u8 {
+        let mut flags = self.flags[w.index()];
+        if let Some(b) = Bridge::between(v, w) {
+            // Open: no link of the other side crosses the bridge.
+            let open = |side: usize| !b.crossings().any(|x| self.links[side][x.index()]);
+            if flags & local::HOLDS_OWN != 0 && open(1) {
+                flags |= local::HOLDS_OPEN_OWN;
+            }
+            if flags & local::HOLDS_OPP != 0 && open(0) {
+                flags |= local::HOLDS_OPEN_OPP;
+            }
+        }
+        flags
+    }
+}
+
+impl Sample<'_> {
+    /// The surroundings the local term reads (the mover's view and the last pegs).
+    pub fn surroundings(&self) -> Surroundings {
+        let mut out = Surroundings {
+            flags: [0u8; CELLS],
+            links: [vec![false; BRIDGES], vec![false; BRIDGES]],
+        };
+        let table = filled();
         for &i in self.views[0] {
-            if let Some((own, c)) = table[i as usize] {
-                flags[c.index()] |= if own {
-                    local::HOLDS_OWN
-                } else {
-                    local::HOLDS_OPP
-                };
+            match table[i as usize] {
+                Filled::Peg(own, c) => {
+                    out.flags[c.index()] |= if own {
+                        local::HOLDS_OWN
+                    } else {
+                        local::HOLDS_OPP
+                    }
+                }
+                Filled::Link(own, b) => out.links[usize::from(!own)][b.index()] = true,
             }
         }
         for (c, flag) in self
@@ -107,10 +152,10 @@ impl Sample<'_> {
             .zip([local::HOLDS_LAST_OPP, local::HOLDS_LAST_OWN])
         {
             if let Some(c) = c {
-                flags[c.index()] |= flag;
+                out.flags[c.index()] |= flag;
             }
         }
-        flags
+        out
     }
 }
 

@@ -77,7 +77,7 @@ pub fn network_policy(model: &Model, set: &Samples) -> Ranking {
     for i in 0..set.len() {
         let s = set.get(i);
         if let Some(p) = s.policy {
-            let logits = model.logits(&model.forward(s.views), &s.holds(), p.holes);
+            let logits = model.logits(&model.forward(s.views), &s.surroundings(), p.holes);
             r.add(p.targets, &logits);
         }
     }
