@@ -134,15 +134,6 @@ pub fn encode(weights: &[f32]) -> String {
 /// The offset that makes a signed weight of `ints` a 15-bit character value.
 const INT_OFFSET: i32 = 1 << (BITS - 1);
 
-/// The `n` integers carried by `text`, one a character (see [`encode_ints`]).
-pub fn decode_ints(text: &str, n: usize) -> Result<Vec<i32>, DecodeError> {
-    let mut out = Vec::with_capacity(n);
-    for (at, c) in text.chars().enumerate() {
-        out.push(value_of(c).ok_or(DecodeError::Foreign(at))? as i32 - INT_OFFSET);
-    }
-    counted(out, n)
-}
-
 /// The text that carries `ints`, each within ±(2^14 − 1), one a character: a quantized
 /// network's weights (for the trainer's export).
 #[cfg(not(codingame))]
@@ -310,9 +301,9 @@ mod tests {
         let torn: String = two.chars().take(2).chain("x".chars()).collect();
         assert_eq!(decode(&torn, 2), Err(DecodeError::Foreign(2)));
         let ints = [0, 1, -1, 16383, -16383, 77];
-        assert_eq!(decode_ints(&encode_ints(&ints), 6).unwrap(), ints);
+        assert_eq!(Reader::new(&encode_ints(&ints)).ints(6).unwrap(), ints);
         assert_eq!(encode_ints(&ints).chars().count(), 6);
-        assert_eq!(decode_ints("ab", 2), Err(DecodeError::Foreign(0)));
+        assert_eq!(Reader::new("ab").ints(2), Err(DecodeError::Foreign(0)));
         for bad in [f32::NAN, f32::INFINITY, f32::NEG_INFINITY] {
             let text = encode(&[1.0, 2.0, bad, 3.0]);
             assert_eq!(decode(&text, 4), Err(DecodeError::NotFinite(2)));

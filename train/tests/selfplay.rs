@@ -172,20 +172,22 @@ fn damage_is_an_error_naming_the_offset() {
     assert!(error.contains("missing.bin"), "{error}");
 }
 
+/// Game `index` of a run of one random peg and fast moves, with no full search.
+fn fast_game(index: u32) -> Game {
+    let fast = Header {
+        fast: 20,
+        full_share: 0,
+        opening: 1,
+        ..header()
+    };
+    selfplay::play_game(fast, &Default::default(), index)
+}
+
 #[test]
 fn a_record_that_decodes_wrong_names_its_offset() {
     // A whole game of one random peg and fast moves: the first move's byte follows the
     // header fields (8 bytes) and the bitmask of full searches.
-    let game = selfplay::play_game(
-        Header {
-            fast: 20,
-            full_share: 0,
-            opening: 1,
-            ..header()
-        },
-        &Default::default(),
-        3,
-    );
+    let game = fast_game(3);
     let mut payload = data::encode(&game);
     assert_eq!(data::decode(&payload, 100, data::VERSION).unwrap(), game);
     let first = 8 + game.plies.len().div_ceil(8);
@@ -281,16 +283,7 @@ fn fast_runs_record_a_share_of_full_searches() {
 fn a_file_of_version_2_is_read_without_child_values_and_not_resumed() {
     // One game: F6 at random, then a full search's record over two root moves, then the
     // moves of a whole game (a random one, so that it ends).
-    let mut game = selfplay::play_game(
-        Header {
-            fast: 20,
-            full_share: 0,
-            opening: 1,
-            ..header()
-        },
-        &Default::default(),
-        5,
-    );
+    let mut game = fast_game(5);
     let pos = Position::after(&game.plies[0].mv.to_string()).unwrap();
     let legal = pos.legal_moves();
     game.plies[1].search = Some(data::Search {

@@ -26,6 +26,7 @@ pub const FORMAT: i32 = 2;
 
 /// A bias too wide for one 15-bit integer, as two that each fit: the low half in
 /// `-0x2000..0x2000`, the high half the rest shifted down by 14 (28 bits in all).
+#[cfg(not(codingame))]
 pub fn split_bias(bias: i32) -> [i32; 2] {
     let low = ((bias + 0x2000) & 0x3fff) - 0x2000;
     [low, (bias - low) >> 14]
@@ -37,6 +38,7 @@ pub fn join_bias(halves: [i32; 2]) -> i32 {
 }
 
 /// The largest magnitude a split bias may have.
+#[cfg(not(codingame))]
 pub const BIAS_LIMIT: i32 = (1 << 27) - 1;
 
 /// `n` biases read as halves; a low half out of its range is refused.

@@ -21,10 +21,14 @@ pub mod codec;
 pub mod local;
 mod policy;
 
-pub use codec::{join_bias, split_bias, BIAS_LIMIT};
+pub use codec::join_bias;
 #[cfg(not(codingame))]
 pub use codec::{log_loss, Layout};
-pub use policy::{hole_cell, hole_of, PolicyUnits, POLICY_HOLES};
+#[cfg(not(codingame))]
+pub use codec::{split_bias, BIAS_LIMIT};
+#[cfg(not(codingame))]
+pub use policy::hole_cell;
+pub use policy::{hole_of, hole_of_move, PolicyUnits, POLICY_HOLES};
 
 use super::encoding::DecodeError;
 use super::inputs;

@@ -55,7 +55,22 @@ const fn hole_cells() -> [Cell; POLICY_HOLES] {
     out
 }
 
-/// The viewed cell of hole number `k`.
+/// The hole number of `mv` for the player to move in `pos`: a peg's hole as it sees the
+/// board, and for SWAP the hole it gives the mover (the first peg transposed, which the mover
+/// sees where player 0 put it); `None` for a hole it may not play.
+pub fn hole_of_move(pos: &Position, mv: Move) -> Option<usize> {
+    let mover = pos.to_move();
+    match mv {
+        Move::Peg(c) => hole_of(mover, c),
+        Move::Swap => {
+            let first = pos.board().pegs(Player::Zero).iter().next();
+            first.and_then(|c| hole_of(mover, c.transposed()))
+        }
+    }
+}
+
+/// The viewed cell of hole number `k` (for the trainer's side of the local term).
+#[cfg(not(codingame))]
 #[inline]
 pub fn hole_cell(k: usize) -> Cell {
     HOLE_CELL[k]
@@ -91,13 +106,10 @@ impl Network {
     ) -> Option<PolicyUnits<'a>> {
         self.policy.as_ref()?;
         let mover = pos.to_move();
-        let first = pos.board().pegs(Player::Zero).iter().next();
         Some(PolicyUnits {
             u: self.clipped(acc, mover),
             mover,
-            // SWAP has the logit of the hole it gives the mover: the first peg transposed,
-            // which the mover sees where player 0 put it.
-            swap_hole: first.and_then(|c| hole_of(mover, c.transposed())),
+            swap_hole: hole_of_move(pos, Move::Swap),
             board: pos.board(),
             last,
         })
@@ -151,7 +163,9 @@ impl Network {
     }
 
     /// The policy's logits of `moves` in `pos` (appended to `out`), from the position's
-    /// accumulators; `None` without a policy head.
+    /// accumulators; `None` without a policy head. (The search asks [`Network::policy_logit`]
+    /// child by child; this serves the golden values and tests.)
+    #[cfg(not(codingame))]
     pub fn policy_logits(
         &self,
         acc: &Accumulator,

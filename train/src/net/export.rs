@@ -7,9 +7,9 @@ use super::samples::Sample;
 use anyhow::{Context, Result};
 use std::path::Path;
 use twixt::knowledge::inputs::{self, view};
-use twixt::knowledge::network::{hole_of, Network};
+use twixt::knowledge::network::{hole_of_move, Network};
 use twixt::rng::FastRng;
-use twixt::{Cell, Move, Player, Position};
+use twixt::{Cell, Move, Position};
 
 /// Where the engine keeps the shipped network, under the workspace root.
 pub const MODULE: &str = "src/knowledge/net_weights.rs";
@@ -74,14 +74,10 @@ pub fn golden(net: &Network) -> String {
         let words: Vec<String> = moves.iter().map(|m| m.to_string()).collect();
         let v = quantized::value(net, &sample);
         out.push_str(&format!("{} | {v:?}", words.join(" ")));
-        let first = pos.board().pegs(Player::Zero).iter().next();
         let holes: Vec<u16> = pos
             .legal_moves()
             .iter()
-            .filter_map(|&m| match m {
-                Move::Peg(c) => hole_of(mover, c),
-                Move::Swap => first.and_then(|c| hole_of(mover, c.transposed())),
-            })
+            .filter_map(|&m| hole_of_move(&pos, m))
             .map(|k| k as u16)
             .collect();
         if let Some(logits) = quantized::logits(net, &sample, &holes) {

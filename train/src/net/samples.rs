@@ -6,7 +6,7 @@ use crate::data::{Game, Search};
 use twixt::bridge::{Bridge, BRIDGES};
 use twixt::cell::CELLS;
 use twixt::knowledge::inputs::{self, view, INPUTS};
-use twixt::knowledge::network::{hole_of, local, POLICY_HOLES};
+use twixt::knowledge::network::{hole_of, hole_of_move, local, POLICY_HOLES};
 use twixt::knowledge::value;
 use twixt::search::params::Params;
 use twixt::{Cell, Move, Player, Position};
@@ -179,15 +179,9 @@ fn policy_target(pos: &Position, search: &Search) -> Option<PolicyPairs> {
     if total == 0 {
         return None;
     }
-    let mover = pos.to_move();
-    let first = pos.board().pegs(Player::Zero).iter().next();
     let mut out = (Vec::new(), Vec::new());
     for &(mv, n) in &search.visits {
-        let hole = match mv {
-            Move::Peg(c) => hole_of(mover, c),
-            Move::Swap => first.and_then(|c| hole_of(mover, c.transposed())),
-        };
-        if let Some(k) = hole {
+        if let Some(k) = hole_of_move(pos, mv) {
             out.0.push(k as u16);
             out.1.push(n as f32 / total as f32);
         }
@@ -379,15 +373,25 @@ pub struct Mirrors {
     holes: [Vec<u16>; 4],
 }
 
+/// `c` mirrored by `k` (bit 0: left-right, bit 1: top-bottom).
+fn flip(k: usize, c: Cell) -> Cell {
+    let x = if k & 1 == 1 { 11 - c.x() } else { c.x() };
+    let y = if k & 2 == 2 { 11 - c.y() } else { c.y() };
+    Cell::new(x, y).expect("a mirrored hole is a hole")
+}
+
+/// The mirror `k` of the board as `viewer` sees it: player 1's view is transposed, so a
+/// left-right mirror of the board is a top-bottom one in its view.
+fn in_view(k: usize, viewer: Player) -> usize {
+    match viewer {
+        Player::Zero => k,
+        Player::One => (k & 1) << 1 | (k >> 1),
+    }
+}
+
 impl Mirrors {
     /// The four permutations.
     pub fn new() -> Mirrors {
-        let flip = |k: usize, c: Cell| {
-            let (x, y) = (c.x(), c.y());
-            let x = if k & 1 == 1 { 11 - x } else { x };
-            let y = if k & 2 == 2 { 11 - y } else { y };
-            Cell::new(x, y).expect("a mirrored hole is a hole")
-        };
         let perms = [0, 1, 2, 3].map(|k| {
             let mut perm = vec![u16::MAX; INPUTS];
             for owner in Player::BOTH {
@@ -421,33 +425,19 @@ impl Mirrors {
     /// The cell `c` as the mover sees it, when the board is mirrored by `k` (as
     /// [`Mirrors::of`] for the mover's view).
     pub fn cell(&self, k: usize, mover: Player, c: Cell) -> Cell {
-        let k = match mover {
-            Player::Zero => k,
-            Player::One => (k & 1) << 1 | (k >> 1),
-        };
-        let x = if k & 1 == 1 { 11 - c.x() } else { c.x() };
-        let y = if k & 2 == 2 { 11 - c.y() } else { c.y() };
-        Cell::new(x, y).expect("a mirrored hole is a hole")
+        flip(in_view(k, mover), c)
     }
 
     /// The permutation of the mover's holes when the board is mirrored by `k` (as
     /// [`Mirrors::of`] for the mover's view).
     pub fn holes(&self, k: usize, mover: Player) -> &[u16] {
-        let k = match mover {
-            Player::Zero => k,
-            Player::One => (k & 1) << 1 | (k >> 1),
-        };
-        &self.holes[k]
+        &self.holes[in_view(k, mover)]
     }
 
     /// The permutation for `viewer`'s view when the board is mirrored by `k` (bit 0: left-right,
     /// bit 1: top-bottom).
     pub fn of(&self, k: usize, viewer: Player) -> &[u16] {
-        let k = match viewer {
-            Player::Zero => k,
-            Player::One => (k & 1) << 1 | (k >> 1),
-        };
-        &self.perms[k]
+        &self.perms[in_view(k, viewer)]
     }
 }
 
