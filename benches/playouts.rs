@@ -131,7 +131,12 @@ fn decode(c: &mut Criterion) {
     group.finish();
 }
 
-/// A peg followed (both views) and the value read, on the middle game `pos`.
+/// The name of a bench run by `kernel`.
+fn by(what: &str, kernel: twixt::knowledge::network::Kernel) -> String {
+    format!("{what}-{}", format!("{kernel:?}").to_lowercase())
+}
+
+/// A peg followed (both views) and the value read on the middle game `pos`, by `net`'s kernel.
 fn follow_and_value(
     group: &mut criterion::BenchmarkGroup<criterion::measurement::WallTime>,
     net: &twixt::knowledge::network::Network,
@@ -142,29 +147,36 @@ fn follow_and_value(
     let hole = pos.legal_holes().iter().next().expect("a hole");
     let mut after = pos.clone();
     after.play(twixt::Move::Peg(hole)).expect("legal");
-    group.bench_function("place", |b| {
+    group.bench_function(by("place", net.kernel), |b| {
         b.iter(|| {
             let mut a = acc.clone();
             a.place(net, after.board(), mover, hole);
             black_box(a)
         })
     });
-    group.bench_function("value", |b| {
+    group.bench_function(by("value", net.kernel), |b| {
         b.iter(|| black_box(net.value(black_box(&acc), mover)))
     });
 }
 
-/// The value network on the middle game: its accumulators summed afresh, one peg followed
-/// (both views), the output read, and the shipped network's decoding at start-up.
+/// The value network on the middle game, by each kernel the processor runs: its accumulators
+/// summed afresh, one peg followed (both views), the output read; and the shipped network's
+/// decoding at start-up.
 fn network(c: &mut Criterion) {
-    use twixt::knowledge::network::Network;
-    let net = Network::shipped().expect("the shipped network decodes");
+    use twixt::knowledge::network::{Kernel, Network};
+    let shipped = Network::shipped().expect("the shipped network decodes");
     let pos = Position::after(MIDGAME).expect("a legal opening");
     let mut group = c.benchmark_group("network");
-    group.bench_function("accumulate", |b| {
-        b.iter(|| black_box(net.accumulate(black_box(pos.board()))))
-    });
-    follow_and_value(&mut group, &net, &pos);
+    for kernel in Kernel::available() {
+        let net = Network {
+            kernel,
+            ..shipped.clone()
+        };
+        group.bench_function(by("accumulate", kernel), |b| {
+            b.iter(|| black_box(net.accumulate(black_box(pos.board()))))
+        });
+        follow_and_value(&mut group, &net, &pos);
+    }
     group.bench_function("decode-shipped", |b| {
         b.iter(|| black_box(Network::shipped().expect("decodes")))
     });
@@ -176,7 +188,9 @@ fn network(c: &mut Criterion) {
 /// 85-feature policy's `prior/learned-logits`), a peg followed, the value, and its decoding.
 fn policy_network(c: &mut Criterion) {
     use twixt::knowledge::inputs::INPUTS;
-    use twixt::knowledge::network::{local::LOCAL, Network, PolicyHead, MAX_HIDDEN, POLICY_HOLES};
+    use twixt::knowledge::network::{
+        local::LOCAL, Kernel, Network, PolicyHead, MAX_HIDDEN, POLICY_HOLES,
+    };
     let mut rng = FastRng::new(3);
     let mut w = |lim: u32| (rng.below(2 * lim + 1) as i32 - lim as i32) as i16;
     let mut row = || {
@@ -210,6 +224,7 @@ fn policy_network(c: &mut Criterion) {
             bias: vec![100; POLICY_HOLES],
             local: (0..LOCAL as i32).collect(),
         }),
+        kernel: Kernel::detected(),
     };
     let text = net.encode();
     let pos = Position::after(MIDGAME).expect("a legal opening");
@@ -217,14 +232,20 @@ fn policy_network(c: &mut Criterion) {
     let acc = net.accumulate(pos.board());
     let last = [moves.first().and_then(|m| m.peg()), None];
     let mut group = c.benchmark_group("network64");
-    group.bench_function("policy-logits", |b| {
-        b.iter(|| {
-            let pu = net.policy_units(&acc, &pos, last).expect("a head");
-            let sum: f32 = moves.iter().map(|&m| net.policy_logit(&pu, m)).sum();
-            black_box(sum)
-        })
-    });
-    follow_and_value(&mut group, &net, &pos);
+    for kernel in Kernel::available() {
+        let net = Network {
+            kernel,
+            ..net.clone()
+        };
+        group.bench_function(by("policy-logits", kernel), |b| {
+            b.iter(|| {
+                let pu = net.policy_units(&acc, &pos, last).expect("a head");
+                let sum: f32 = moves.iter().map(|&m| net.policy_logit(&pu, m)).sum();
+                black_box(sum)
+            })
+        });
+        follow_and_value(&mut group, &net, &pos);
+    }
     group.bench_function("decode", |b| {
         b.iter(|| black_box(Network::decode(black_box(&text)).expect("decodes")))
     });

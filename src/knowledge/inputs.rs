@@ -73,7 +73,7 @@ const fn live(at: usize) -> bool {
 }
 
 /// Each slot's input index, [`DEAD`] for a slot that no position fills.
-static INPUT_OF: [u16; UNPACKED] = pack();
+const INPUT_OF: [u16; UNPACKED] = pack();
 
 const fn pack() -> [u16; UNPACKED] {
     let mut out = [DEAD; UNPACKED];
@@ -100,16 +100,76 @@ const fn count_live() -> usize {
 /// How many inputs the network has: 120 pegs a side and 356 links a side.
 pub const INPUTS: usize = count_live();
 
+/// The tables' row for a viewer and an owner.
+#[inline]
+const fn viewer_owner(viewer: Player, owner: Player) -> usize {
+    2 * viewer.index() + owner.index()
+}
+
+/// The input of `owner`'s peg on `c` as `viewer` sees it, by the slots.
+const fn peg_slot_input(viewer: Player, owner: Player, c: Cell) -> u16 {
+    let own = viewer.index() == owner.index();
+    INPUT_OF[peg_slot(own, view(viewer, c))]
+}
+
+/// The input of `owner`'s link on `b` as `viewer` sees it, by the slots.
+const fn link_slot_input(viewer: Player, owner: Player, b: Bridge) -> u16 {
+    let own = viewer.index() == owner.index();
+    INPUT_OF[link_slot(own, view_bridge(viewer, b))]
+}
+
+/// Each viewer's and owner's [`peg_input`] by cell index, looked up where the network follows
+/// a peg ([`DEAD`] for an index that is no hole).
+static PEG_INPUT: [[u16; CELLS]; 4] = peg_inputs();
+
+/// Each viewer's and owner's [`link_input`] by bridge index: the transposed bridge of player
+/// 1's view costs a search of its ends, too slow for every peg of every iteration.
+static LINK_INPUT: [[u16; BRIDGES]; 4] = link_inputs();
+
+const fn peg_inputs() -> [[u16; CELLS]; 4] {
+    let mut out = [[DEAD; CELLS]; 4];
+    let mut i = 0;
+    while i < CELLS {
+        if let Some(c) = Cell::from_index(i) {
+            let mut k = 0;
+            while k < 4 {
+                let (viewer, owner) = (Player::BOTH[k / 2], Player::BOTH[k % 2]);
+                out[k][i] = peg_slot_input(viewer, owner, c);
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+const fn link_inputs() -> [[u16; BRIDGES]; 4] {
+    let mut out = [[DEAD; BRIDGES]; 4];
+    let mut i = 0;
+    while i < BRIDGES {
+        if let Some(b) = Bridge::from_index(i) {
+            let mut k = 0;
+            while k < 4 {
+                let (viewer, owner) = (Player::BOTH[k / 2], Player::BOTH[k % 2]);
+                out[k][i] = link_slot_input(viewer, owner, b);
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
 /// The input of `owner`'s peg on `c` as `viewer` sees it.
 #[inline]
 pub fn peg_input(viewer: Player, owner: Player, c: Cell) -> usize {
-    INPUT_OF[peg_slot(viewer == owner, view(viewer, c))] as usize
+    PEG_INPUT[viewer_owner(viewer, owner)][c.index()] as usize
 }
 
 /// The input of `owner`'s link on `b` as `viewer` sees it.
 #[inline]
 pub fn link_input(viewer: Player, owner: Player, b: Bridge) -> usize {
-    INPUT_OF[link_slot(viewer == owner, view_bridge(viewer, b))] as usize
+    LINK_INPUT[viewer_owner(viewer, owner)][b.index()] as usize
 }
 
 /// Every input that `board` fills as `viewer` sees it: pegs, then links, each player's in
@@ -143,6 +203,23 @@ mod tests {
             .count();
         assert_eq!((pegs, links), (120, 356));
         assert_eq!(INPUTS, 2 * (pegs + links));
+    }
+
+    #[test]
+    fn the_tables_give_each_peg_and_link_its_slot_s_input() {
+        for viewer in Player::BOTH {
+            for owner in Player::BOTH {
+                let own = viewer == owner;
+                for c in Cell::all() {
+                    let slot = peg_slot(own, view(viewer, c));
+                    assert_eq!(peg_input(viewer, owner, c), INPUT_OF[slot] as usize);
+                }
+                for b in Bridge::all() {
+                    let slot = link_slot(own, view_bridge(viewer, b));
+                    assert_eq!(link_input(viewer, owner, b), INPUT_OF[slot] as usize);
+                }
+            }
+        }
     }
 
     #[test]

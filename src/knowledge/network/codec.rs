@@ -129,6 +129,7 @@ impl Network {
             out: [out_rows[0], out_rows[1]],
             out_bias,
             policy,
+            kernel: super::Kernel::detected(),
         })
     }
 

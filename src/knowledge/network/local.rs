@@ -58,14 +58,29 @@ const fn offsets() -> [(i32, i32); AROUND] {
 pub fn each(v: Cell, holds: impl Fn(Cell) -> u8, mut weight: impl FnMut(usize)) {
     for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
         if let Some(w) = Cell::new(v.x() + dx, v.y() + dy) {
-            let flags = holds(w);
-            if flags != 0 {
-                for bit in 0..FLAGS {
-                    if flags >> bit & 1 == 1 {
-                        weight(FLAGS * k + bit);
-                    }
-                }
-            }
+            flag_weights(k, holds(w), &mut weight);
+        }
+    }
+}
+
+/// Calls `hole` with each offset number `k` and viewed cell `v` whose box holds the viewed cell
+/// `w` at offset `k`: the holes a peg on `w` weighs on (the same pairs as [`each`], seen from
+/// the other end), and whether `w` lies a knight's move from `v`.
+#[inline]
+pub fn around(w: Cell, mut hole: impl FnMut(usize, Cell, bool)) {
+    for (k, &(dx, dy)) in OFFSETS.iter().enumerate() {
+        if let Some(v) = Cell::new(w.x() - dx, w.y() - dy) {
+            hole(k, v, (dx * dy).abs() == 2);
+        }
+    }
+}
+
+/// Calls `weight` with the local weight of each flag in `flags` at offset number `k`.
+#[inline]
+pub fn flag_weights(k: usize, flags: u8, mut weight: impl FnMut(usize)) {
+    for bit in 0..FLAGS {
+        if flags >> bit & 1 == 1 {
+            weight(FLAGS * k + bit);
         }
     }
 }

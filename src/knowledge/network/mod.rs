@@ -20,6 +20,7 @@
 pub mod codec;
 pub mod local;
 mod policy;
+pub mod simd;
 
 pub use codec::join_bias;
 #[cfg(not(codingame))]
@@ -29,6 +30,7 @@ pub use codec::{split_bias, BIAS_LIMIT};
 #[cfg(not(codingame))]
 pub use policy::hole_cell;
 pub use policy::{hole_of, hole_of_move, PolicyUnits, POLICY_HOLES};
+pub use simd::Kernel;
 
 use super::encoding::DecodeError;
 use super::inputs;
@@ -61,6 +63,8 @@ pub struct Network {
     pub out_bias: i32,
     /// The policy head, if the network has one.
     pub policy: Option<PolicyHead>,
+    /// The loops that run the arithmetic (the same integers with any).
+    pub kernel: Kernel,
 }
 
 /// The policy head: for each of the mover's [`POLICY_HOLES`] holes (as the mover sees the board),
@@ -127,25 +131,26 @@ impl Network {
             units: [[0; MAX_HIDDEN]; 2],
         };
         for viewer in Player::BOTH {
+            let added: Vec<&[i16; MAX_HIDDEN]> = std::iter::once(&self.bias)
+                .chain(
+                    inputs::active(board, viewer)
+                        .into_iter()
+                        .map(|i| &self.rows[i]),
+                )
+                .collect();
             let units = &mut acc.units[viewer.index()];
-            add(units, &self.bias, self.hidden);
-            for i in inputs::active(board, viewer) {
-                add(units, &self.rows[i], self.hidden);
-            }
+            self.kernel.add_rows(units, &added, self.hidden);
         }
         acc
     }
 
     /// The units both heads read: the mover's clipped to `0..=qa`, then the opponent's.
     #[inline]
-    fn clipped(&self, acc: &Accumulator, mover: Player) -> [i32; 2 * MAX_HIDDEN] {
-        let mut u = [0; 2 * MAX_HIDDEN];
-        let h = self.hidden;
+    fn clipped(&self, acc: &Accumulator, mover: Player) -> [[i16; MAX_HIDDEN]; 2] {
+        let mut u = [[0; MAX_HIDDEN]; 2];
         for (half, viewer) in [mover, mover.other()].into_iter().enumerate() {
-            let units = &acc.units[viewer.index()][..h];
-            for (o, &v) in u[half * MAX_HIDDEN..][..h].iter_mut().zip(units) {
-                *o = v.clamp(0, self.qa);
-            }
+            let units = &acc.units[viewer.index()];
+            self.kernel.clip(units, self.qa, self.hidden, &mut u[half]);
         }
         u
     }
@@ -153,46 +158,36 @@ impl Network {
     /// The chance that `mover` wins, from the accumulators of the position.
     pub fn value(&self, acc: &Accumulator, mover: Player) -> f32 {
         let u = self.clipped(acc, mover);
-        let mut sum = self.out_bias;
-        for half in 0..2 {
-            let units = &u[half * MAX_HIDDEN..][..self.hidden];
-            sum += dot(units, &self.out[half][..self.hidden]);
-        }
+        let (k, h) = (self.kernel, self.hidden);
+        let sum = self.out_bias + k.dot(&u[0], &self.out[0], h) + k.dot(&u[1], &self.out[1], h);
         let logit = sum as f32 / (self.qa * self.qb) as f32;
         1.0 / (1.0 + (-logit).exp())
-    }
-}
-
-/// `Σ a[j]·b[j]`, exact.
-#[inline]
-fn dot(a: &[i32], b: &[i16]) -> i32 {
-    a.iter().zip(b).map(|(&x, &w)| x * i32::from(w)).sum()
-}
-
-/// Adds the first `h` weights of a row to the units.
-#[inline]
-fn add(units: &mut [i32; MAX_HIDDEN], row: &[i16; MAX_HIDDEN], h: usize) {
-    for (u, &w) in units[..h].iter_mut().zip(&row[..h]) {
-        *u += i32::from(w);
     }
 }
 
 impl Accumulator {
     /// Follows `p`'s peg on `c`: `board` is the board after it, with the links it made.
     pub fn place(&mut self, net: &Network, board: &Board, p: Player, c: Cell) {
-        let h = net.hidden;
-        for viewer in Player::BOTH {
-            let units = &mut self.units[viewer.index()];
-            add(units, &net.rows[inputs::peg_input(viewer, p, c)], h);
-            for n in &NEIGHBORS[c.index()] {
-                if n.bridge == NO_BRIDGE {
-                    continue;
-                }
-                let b = Bridge::from_index(n.bridge as usize).expect("a neighbour's bridge");
+        // The peg's links, found once for both views.
+        let mut links = [None; 8];
+        let mut n = 0;
+        for nb in &NEIGHBORS[c.index()] {
+            if nb.bridge != NO_BRIDGE {
+                let b = Bridge::from_index(nb.bridge as usize).expect("a neighbour's bridge");
                 if board.has_link(p, b) {
-                    add(units, &net.rows[inputs::link_input(viewer, p, b)], h);
+                    links[n] = Some(b);
+                    n += 1;
                 }
             }
+        }
+        for viewer in Player::BOTH {
+            let peg = &net.rows[inputs::peg_input(viewer, p, c)];
+            let mut added = [peg; 9];
+            for (row, &b) in added[1..].iter_mut().zip(links[..n].iter().flatten()) {
+                *row = &net.rows[inputs::link_input(viewer, p, b)];
+            }
+            let units = &mut self.units[viewer.index()];
+            net.kernel.add_rows(units, &added[..n + 1], net.hidden);
         }
     }
 }

@@ -2,7 +2,7 @@
 //! value. The mover sees the board as its inputs do (player 1's transposed), so its holes are
 //! always the same [`POLICY_HOLES`] cells of that view.
 
-use super::{local, Accumulator, Network, MAX_HIDDEN};
+use super::{local, Accumulator, Network, PolicyHead, MAX_HIDDEN};
 use crate::board::Board;
 use crate::bridge::Bridge;
 use crate::cell::{Cell, Player, CELLS};
@@ -33,9 +33,11 @@ const fn hole_table() -> [u8; CELLS] {
 }
 
 /// Each hole number's viewed cell.
+#[cfg(not(codingame))]
 static HOLE_CELL: [Cell; POLICY_HOLES] = hole_cells();
 
 /// The cell of index `i`, which must be one.
+#[cfg(not(codingame))]
 const fn nth_cell(i: usize) -> Cell {
     match Cell::from_index(i) {
         Some(c) => c,
@@ -43,6 +45,7 @@ const fn nth_cell(i: usize) -> Cell {
     }
 }
 
+#[cfg(not(codingame))]
 const fn hole_cells() -> [Cell; POLICY_HOLES] {
     let mut out = [nth_cell(13); POLICY_HOLES];
     let mut i = 0;
@@ -86,32 +89,30 @@ pub fn hole_of(mover: Player, c: Cell) -> Option<usize> {
 }
 
 /// What the policy reads of one position, once for all its moves: the clipped units, the
-/// mover, the hole SWAP stands for, and the board and last pegs the local term looks at.
-pub struct PolicyUnits<'a> {
-    u: [i32; 2 * MAX_HIDDEN],
+/// mover, the hole SWAP stands for, and each hole's local term.
+pub struct PolicyUnits {
+    u: [[i16; MAX_HIDDEN]; 2],
     mover: Player,
     swap_hole: Option<usize>,
-    board: &'a Board,
-    last: [Option<Cell>; 2],
+    local: [i32; POLICY_HOLES],
 }
 
 impl Network {
     /// What the policy reads of `pos` from its accumulators, the opponent's last peg and the
     /// mover's own last being `last`; `None` without a policy head.
-    pub fn policy_units<'a>(
+    pub fn policy_units(
         &self,
         acc: &Accumulator,
-        pos: &'a Position,
+        pos: &Position,
         last: [Option<Cell>; 2],
-    ) -> Option<PolicyUnits<'a>> {
-        self.policy.as_ref()?;
+    ) -> Option<PolicyUnits> {
+        let head = self.policy.as_ref()?;
         let mover = pos.to_move();
         Some(PolicyUnits {
             u: self.clipped(acc, mover),
             mover,
             swap_hole: hole_of_move(pos, Move::Swap),
-            board: pos.board(),
-            last,
+            local: local_terms(head, pos.board(), mover, last),
         })
     }
 
@@ -130,35 +131,10 @@ impl Network {
             Some(k) => k,
             None => return 0.0,
         };
-        let (w, h) = (&head.rows[k], self.hidden);
-        let mut sum = head.bias[k];
-        sum += super::dot(&pu.u[..h], &w[..h]);
-        sum += super::dot(&pu.u[MAX_HIDDEN..][..h], &w[MAX_HIDDEN..][..h]);
-        // The hole as the mover sees it, and what each viewed cell around it holds.
-        let v = HOLE_CELL[k];
-        let hole = view(pu.mover, v);
-        let holds = |w: Cell| {
-            let real = view(pu.mover, w);
-            let open = |p: Player| match Bridge::between(hole, real) {
-                Some(b) => pu.board.blocked(p, b) == 0,
-                None => false,
-            };
-            let mut flags = match pu.board.owner(real) {
-                Some(p) if p == pu.mover && open(p) => local::HOLDS_OWN | local::HOLDS_OPEN_OWN,
-                Some(p) if p == pu.mover => local::HOLDS_OWN,
-                Some(p) if open(p) => local::HOLDS_OPP | local::HOLDS_OPEN_OPP,
-                Some(_) => local::HOLDS_OPP,
-                None => 0,
-            };
-            if pu.last[0] == Some(real) {
-                flags |= local::HOLDS_LAST_OPP;
-            }
-            if pu.last[1] == Some(real) {
-                flags |= local::HOLDS_LAST_OWN;
-            }
-            flags
-        };
-        local::each(v, holds, |i| sum += head.local[i]);
+        let (w, h, kernel) = (&head.rows[k], self.hidden, self.kernel);
+        let mut sum = head.bias[k] + pu.local[k];
+        sum +=
+            kernel.dot(&pu.u[0], &w[..MAX_HIDDEN], h) + kernel.dot(&pu.u[1], &w[MAX_HIDDEN..], h);
         sum as f32 * (1.0 / (self.qa * head.qp) as f32)
     }
 
@@ -178,4 +154,66 @@ impl Network {
         out.extend(moves.iter().map(|&mv| self.policy_logit(&pu, mv)));
         Some(())
     }
+}
+
+/// Every hole's local term ([`local`]) for `mover`, the opponent's last peg and the mover's
+/// own last being `last`: each peg (and last peg) adds its weights to the holes whose box holds
+/// it, which visits the few filled cells once instead of every hole's 24.
+fn local_terms(
+    head: &PolicyHead,
+    board: &Board,
+    mover: Player,
+    last: [Option<Cell>; 2],
+) -> [i32; POLICY_HOLES] {
+    let mut sums = [0; POLICY_HOLES];
+    let lasts = |real: Cell| {
+        let opp = if last[0] == Some(real) {
+            local::HOLDS_LAST_OPP
+        } else {
+            0
+        };
+        opp | if last[1] == Some(real) {
+            local::HOLDS_LAST_OWN
+        } else {
+            0
+        }
+    };
+    let mut add = |real: Cell, owner: Option<Player>, flags: u8| {
+        local::around(view(mover, real), |k, v, knight| {
+            let hole = match HOLE_OF[v.index()] {
+                u8::MAX => return,
+                hole => hole as usize,
+            };
+            let mut flags = flags;
+            if let (Some(p), true) = (owner, knight) {
+                let open = Bridge::between(view(mover, v), real)
+                    .map_or(false, |b| board.blocked(p, b) == 0);
+                if open {
+                    flags |= if p == mover {
+                        local::HOLDS_OPEN_OWN
+                    } else {
+                        local::HOLDS_OPEN_OPP
+                    };
+                }
+            }
+            local::flag_weights(k, flags, |i| sums[hole] += head.local[i]);
+        });
+    };
+    for owner in Player::BOTH {
+        let holds = if owner == mover {
+            local::HOLDS_OWN
+        } else {
+            local::HOLDS_OPP
+        };
+        for real in board.pegs(owner).iter() {
+            add(real, Some(owner), holds | lasts(real));
+        }
+    }
+    // A last peg no longer on its hole (SWAP moved it) still marks the hole.
+    for real in last.iter().flatten() {
+        if board.owner(*real).is_none() {
+            add(*real, None, lasts(*real));
+        }
+    }
+    sums
 }

@@ -42,12 +42,17 @@ pub fn random_network(seed: u64, hidden: usize, bits: u32, policy: bool) -> Netw
         out,
         out_bias: -3000,
         policy,
+        kernel: Kernel::detected(),
     }
 }
 
 fn random_game_positions(game: u64) -> Vec<(Position, Move)> {
+    random_game_from(Position::new(), game)
+}
+
+/// The positions of a random game from `pos` on, each with the move played there.
+fn random_game_from(mut pos: Position, game: u64) -> Vec<(Position, Move)> {
     let mut rng = FastRng::new(game);
-    let mut pos = Position::new();
     let mut out = Vec::new();
     while pos.outcome().is_none() {
         let moves = pos.legal_moves();
@@ -239,4 +244,189 @@ fn the_local_term_reads_the_cells_around_each_hole_as_the_mover_sees_them() {
             assert_eq!(got, sum as f32 * scale, "{moves}: {mv}");
         }
     }
+}
+
+/// The kernels this processor runs; under CI, an x86-64 machine without AVX2 fails rather than
+/// compare the scalar kernel with itself.
+fn kernels() -> Vec<Kernel> {
+    let all = Kernel::available();
+    if cfg!(target_arch = "x86_64") && std::env::var_os("CI").is_some() {
+        assert!(
+            all.contains(&Kernel::Avx2),
+            "CI=true: no AVX2 kernel to test"
+        );
+    }
+    all
+}
+
+#[test]
+fn every_kernel_gives_the_sums_of_wide_integers_at_the_edges_of_the_ranges() {
+    let mut rng = FastRng::new(17);
+    let edges = [i16::MIN, i16::MIN + 1, -1, 0, 1, i16::MAX - 1, i16::MAX];
+    let pick = |rng: &mut FastRng| match rng.below(3) {
+        0 => edges[rng.below(edges.len() as u32) as usize],
+        _ => rng.below(65536) as i32 as i16,
+    };
+    for round in 0..3000 {
+        let h = [1, 5, 8, 15, 16, 17, 31, 32, 33, 63, 64][round % 11];
+        let qa = [1, 100, 127, 16383, i16::MAX as i32][round % 5];
+        let mut row = || {
+            let mut r = [0i16; MAX_HIDDEN];
+            r[..h].iter_mut().for_each(|w| *w = pick(&mut rng));
+            r
+        };
+        let rows: Vec<[i16; MAX_HIDDEN]> = (0..round % 10).map(|_| row()).collect();
+        let weights = row();
+        let mut start = [0i32; MAX_HIDDEN];
+        let big = [0, 1 << 16, i32::MAX - 40_000, i32::MIN + 40_000][round % 4];
+        start[..h]
+            .iter_mut()
+            .for_each(|u| *u = big + pick(&mut rng) as i32);
+        // The reference: sums in i64, cut to i32's range as the engine's wrap.
+        let mut units = [0i32; MAX_HIDDEN];
+        let mut u = [0i16; MAX_HIDDEN];
+        let mut dot = 0i64;
+        for j in 0..h {
+            let sum = start[j] as i64 + rows.iter().map(|r| r[j] as i64).sum::<i64>();
+            units[j] = sum as i32;
+            u[j] = units[j].clamp(0, qa) as i16;
+            dot += u[j] as i64 * weights[j] as i64;
+        }
+        let refs: Vec<&[i16; MAX_HIDDEN]> = rows.iter().collect();
+        for k in kernels() {
+            let mut got = start;
+            k.add_rows(&mut got, &refs, h);
+            assert_eq!(got, units, "{k:?}, round {round}, {h} units");
+            let mut clipped = [0i16; MAX_HIDDEN];
+            k.clip(&got, qa, h, &mut clipped);
+            assert_eq!(clipped, u, "{k:?}, round {round}, {h} units");
+            assert_eq!(k.dot(&u, &weights, h), dot as i32, "{k:?}, round {round}");
+        }
+    }
+}
+
+#[test]
+fn every_kernel_follows_random_games_to_the_same_values_and_logits() {
+    for (hidden, bits) in [(64, 8), (32, 7), (21, 15)] {
+        let nets: Vec<Network> = kernels()
+            .into_iter()
+            .map(|kernel| Network {
+                kernel,
+                ..random_network(31, hidden, bits, true)
+            })
+            .collect();
+        for game in 0..6u64 {
+            let mut accs: Vec<Accumulator> = nets
+                .iter()
+                .map(|n| n.accumulate(Position::new().board()))
+                .collect();
+            let mut last = [None; 2];
+            for (pos, mv) in random_game_positions(100 + game) {
+                let moves = pos.legal_moves();
+                let seen: Vec<_> = nets
+                    .iter()
+                    .zip(&accs)
+                    .map(|(net, acc)| {
+                        let mut logits = Vec::new();
+                        net.policy_logits(acc, &pos, last, &moves, &mut logits);
+                        let value = net.value(acc, pos.to_move()).to_bits();
+                        (acc.clone(), net.accumulate(pos.board()), value, logits)
+                    })
+                    .collect();
+                assert!(seen.iter().all(|s| *s == seen[0]), "game {game}: {mv}");
+                let mut after = pos.clone();
+                after.play(mv).unwrap();
+                for (net, acc) in nets.iter().zip(&mut accs) {
+                    match mv {
+                        Move::Peg(c) => acc.place(net, after.board(), pos.to_move(), c),
+                        Move::Swap => *acc = net.accumulate(after.board()),
+                    }
+                }
+                last = [mv.peg(), last[0]];
+            }
+        }
+    }
+}
+
+/// The local term hole by hole, each of the 24 cells around asked what it holds: the plain
+/// form of what `policy_units` sums peg by peg.
+fn gathered_local(net: &Network, pos: &Position, last: [Option<Cell>; 2], mv: Move) -> i32 {
+    let mover = pos.to_move();
+    let k = match hole_of_move(pos, mv) {
+        Some(k) => k,
+        None => return 0,
+    };
+    let v = hole_cell(k);
+    let hole = view(mover, v);
+    let board = pos.board();
+    let holds = |w: Cell| {
+        let real = view(mover, w);
+        let open = |p: Player| {
+            crate::bridge::Bridge::between(hole, real).map_or(false, |b| board.blocked(p, b) == 0)
+        };
+        let mut flags = match board.owner(real) {
+            Some(p) if p == mover && open(p) => local::HOLDS_OWN | local::HOLDS_OPEN_OWN,
+            Some(p) if p == mover => local::HOLDS_OWN,
+            Some(p) if open(p) => local::HOLDS_OPP | local::HOLDS_OPEN_OPP,
+            Some(_) => local::HOLDS_OPP,
+            None => 0,
+        };
+        if last[0] == Some(real) {
+            flags |= local::HOLDS_LAST_OPP;
+        }
+        if last[1] == Some(real) {
+            flags |= local::HOLDS_LAST_OWN;
+        }
+        flags
+    };
+    let mut sum = 0;
+    let head = net.policy.as_ref().unwrap();
+    local::each(v, holds, |i| sum += head.local[i]);
+    sum
+}
+
+#[test]
+fn the_local_term_summed_peg_by_peg_equals_it_gathered_hole_by_hole() {
+    let mut net = random_network(8, 4, 8, true);
+    let head = net.policy.as_mut().unwrap();
+    head.rows.iter_mut().for_each(|r| *r = [0; 2 * MAX_HIDDEN]);
+    head.bias.iter_mut().for_each(|b| *b = 0);
+    let scale = 1.0 / (net.qa * head.qp) as f32;
+    let (mut links, mut moved) = (0, 0);
+    for game in 0..40u64 {
+        let mut last = [None; 2];
+        let mut positions = random_game_positions(500 + game);
+        if game % 2 == 1 {
+            // SWAP second: player 0's last peg then marks a hole the swap emptied.
+            let mut pos = positions[0].0.clone();
+            pos.play(positions[0].1).unwrap();
+            positions.truncate(1);
+            positions.push((pos.clone(), Move::Swap));
+            pos.play(Move::Swap).unwrap();
+            positions.extend(random_game_from(pos, 900 + game));
+        }
+        for (pos, mv) in positions {
+            moved += last
+                .iter()
+                .flatten()
+                .filter(|c| pos.board().owner(**c).is_none())
+                .count();
+            let acc = net.accumulate(pos.board());
+            let moves = pos.legal_moves();
+            let mut logits = Vec::new();
+            net.policy_logits(&acc, &pos, last, &moves, &mut logits)
+                .unwrap();
+            for (&m, &got) in moves.iter().zip(&logits) {
+                assert_eq!(
+                    got,
+                    gathered_local(&net, &pos, last, m) as f32 * scale,
+                    "{m}"
+                );
+            }
+            links += pos.board().links(Player::Zero).count();
+            last = [mv.peg(), last[0]];
+        }
+    }
+    assert!(links > 1000, "the games make links ({links})");
+    assert!(moved >= 10, "last pegs SWAP moved ({moved})");
 }

@@ -6,7 +6,7 @@ use super::samples::{Sample, Surroundings};
 use anyhow::{bail, Result};
 use twixt::knowledge::network::local::{self, LOCAL};
 use twixt::knowledge::network::{
-    hole_cell, Network, PolicyHead, BIAS_LIMIT, MAX_HIDDEN, POLICY_HOLES,
+    hole_cell, Kernel, Network, PolicyHead, BIAS_LIMIT, MAX_HIDDEN, POLICY_HOLES,
 };
 pub use twixt::knowledge::network::{log_loss, Layout};
 use twixt::rng::FastRng;
@@ -267,6 +267,7 @@ impl Model {
             ],
             out_bias: q(p[l.out_bias()], qa * qb, BIAS_LIMIT),
             policy,
+            kernel: Kernel::detected(),
         })
     }
 }
