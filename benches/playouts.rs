@@ -133,7 +133,7 @@ fn decode(c: &mut Criterion) {
 
 /// The name of a bench run by `kernel`.
 fn by(what: &str, kernel: twixt::knowledge::network::Kernel) -> String {
-    format!("{what}-{}", format!("{kernel:?}").to_lowercase())
+    format!("{what}-{}", kernel.name())
 }
 
 /// A peg followed (both views) and the value read on the middle game `pos`, by `net`'s kernel.

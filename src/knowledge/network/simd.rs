@@ -10,9 +10,13 @@
 
 use super::MAX_HIDDEN;
 
-/// Which loops run the network's arithmetic.
+/// Which loops run the network's arithmetic. Only [`Kernel::detected`] gives the AVX2 loops,
+/// so safe code cannot ask a processor without AVX2 to run them.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Kernel {
+pub struct Kernel(Loops);
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Loops {
     /// Plain Rust, which the compiler vectorises for the baseline target only.
     Scalar,
     /// 256-bit integer vectors (x86-64 processors since 2013, and CodinGame's).
@@ -20,34 +24,46 @@ pub enum Kernel {
 }
 
 impl Kernel {
+    /// The plain Rust loops, which every processor runs.
+    pub const SCALAR: Kernel = Kernel(Loops::Scalar);
+
     /// The fastest kernel this processor runs.
     pub fn detected() -> Kernel {
         #[cfg(target_arch = "x86_64")]
         {
             if std::is_x86_feature_detected!("avx2") {
-                return Kernel::Avx2;
+                return Kernel(Loops::Avx2);
             }
         }
-        Kernel::Scalar
+        Kernel::SCALAR
     }
 
     /// Every kernel this processor runs, the scalar one first.
     #[cfg(not(codingame))]
     pub fn available() -> Vec<Kernel> {
-        let mut all = vec![Kernel::Scalar];
-        if Kernel::detected() == Kernel::Avx2 {
-            all.push(Kernel::Avx2);
+        let mut all = vec![Kernel::SCALAR];
+        if Kernel::detected() != Kernel::SCALAR {
+            all.push(Kernel::detected());
         }
         all
+    }
+
+    /// The loops' name: `scalar` or `avx2`.
+    #[cfg(not(codingame))]
+    pub fn name(self) -> &'static str {
+        match self.0 {
+            Loops::Scalar => "scalar",
+            Loops::Avx2 => "avx2",
+        }
     }
 
     /// Adds the first `h` weights of each row to the units.
     #[inline]
     pub fn add_rows(self, units: &mut [i32; MAX_HIDDEN], added: &[&[i16; MAX_HIDDEN]], h: usize) {
-        match self {
-            // SAFETY: `Avx2` is only ever detected where the processor runs AVX2.
+        match self.0 {
+            // SAFETY: only `detected` makes `Avx2`, where the processor runs AVX2.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { avx2_add_rows(units, added, h) },
+            Loops::Avx2 => unsafe { avx2_add_rows(units, added, h) },
             _ => {
                 for row in added {
                     for (u, &w) in units[..h].iter_mut().zip(&row[..h]) {
@@ -61,10 +77,10 @@ impl Kernel {
     /// The first `h` units clipped to `0..=qa` (at most `i16::MAX`), written to `out`.
     #[inline]
     pub fn clip(self, units: &[i32; MAX_HIDDEN], qa: i32, h: usize, out: &mut [i16; MAX_HIDDEN]) {
-        match self {
+        match self.0 {
             // SAFETY: as in `add_rows`.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { avx2_clip(units, qa, h, out) },
+            Loops::Avx2 => unsafe { avx2_clip(units, qa, h, out) },
             _ => {
                 for (o, &v) in out[..h].iter_mut().zip(&units[..h]) {
                     *o = v.clamp(0, qa) as i16;
@@ -77,10 +93,10 @@ impl Kernel {
     #[inline]
     pub fn dot(self, a: &[i16; MAX_HIDDEN], b: &[i16], h: usize) -> i32 {
         let b: &[i16] = &b[..MAX_HIDDEN];
-        match self {
+        match self.0 {
             // SAFETY: as in `add_rows`; `b` has MAX_HIDDEN entries, as `a` has.
             #[cfg(target_arch = "x86_64")]
-            Kernel::Avx2 => unsafe { avx2_dot(a, b, h) },
+            Loops::Avx2 => unsafe { avx2_dot(a, b, h) },
             _ => a[..h].iter().zip(&b[..h]).fold(0, |sum, (&x, &w)| {
                 sum.wrapping_add(i32::from(x) * i32::from(w))
             }),
