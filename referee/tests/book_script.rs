@@ -5,32 +5,16 @@
 
 mod common;
 
-use common::{scratch, unavailable, workspace_root};
+use common::{python_script, scratch, text, workspace_root};
 use std::collections::HashSet;
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use twixt::Cell;
 use twixt_referee::openings::read_openings;
 
-/// Runs `python3 scripts/balanced-book ARGS`; `None`, after [`unavailable`], without python3.
+/// Runs `python3 scripts/balanced-book ARGS`; `None` without python3.
 fn script(args: &[&str]) -> Option<Output> {
-    let run = Command::new("python3")
-        .arg(workspace_root().join("scripts/balanced-book"))
-        .args(args)
-        .output();
-    match run {
-        Ok(output) => Some(output),
-        Err(e) => {
-            unavailable(&format!(
-                "NO PYTHON3 ({e}): scripts/balanced-book was not tried."
-            ));
-            None
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    python_script("balanced-book", args)
 }
 
 #[test]

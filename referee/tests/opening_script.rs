@@ -5,31 +5,15 @@
 
 mod common;
 
-use common::{scratch, unavailable, workspace_root};
+use common::{python_script, scratch, text};
 use std::path::Path;
-use std::process::{Command, Output};
+use std::process::Output;
 use twixt::bot::opening::{first_pegs, score, should_swap};
 use twixt::Cell;
 
-/// Runs `python3 scripts/opening-table ARGS`; `None`, after [`unavailable`], without python3.
+/// Runs `python3 scripts/opening-table ARGS`; `None` without python3.
 fn script(args: &[&str]) -> Option<Output> {
-    let run = Command::new("python3")
-        .arg(workspace_root().join("scripts/opening-table"))
-        .args(args)
-        .output();
-    match run {
-        Ok(output) => Some(output),
-        Err(e) => {
-            unavailable(&format!(
-                "NO PYTHON3 ({e}): scripts/opening-table was not tried."
-            ));
-            None
-        }
-    }
-}
-
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
+    python_script("opening-table", args)
 }
 
 /// The quarter board's holes: columns B-F, rows 1-6.

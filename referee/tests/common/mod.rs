@@ -141,6 +141,27 @@ pub fn workspace_root() -> &'static Path {
         .expect("the referee sits in the engine's workspace")
 }
 
+/// Runs `python3 scripts/NAME ARGS` from the workspace; `None`, after [`unavailable`],
+/// without python3.
+pub fn python_script(name: &str, args: &[&str]) -> Option<Output> {
+    let run = Command::new("python3")
+        .arg(workspace_root().join("scripts").join(name))
+        .args(args)
+        .output();
+    match run {
+        Ok(output) => Some(output),
+        Err(e) => {
+            unavailable(&format!("NO PYTHON3 ({e}): scripts/{name} was not tried."));
+            None
+        }
+    }
+}
+
+/// A process's output as text.
+pub fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
 /// Says loudly that a test could not run for want of `what` (a browser, an opponent): it
 /// passes on a developer's machine, and panics in CI (`CI=true`), where everything must be.
 pub fn unavailable(what: &str) {

@@ -194,12 +194,18 @@ fn the_policy_reads_each_hole_as_the_mover_sees_it() {
     );
 }
 
-#[test]
-fn the_local_term_reads_the_cells_around_each_hole_as_the_mover_sees_them() {
-    let mut net = random_network(2, 4, 8, true);
+/// A network of 4 units whose policy has only its local term: every logit is that term.
+fn local_only(seed: u64) -> Network {
+    let mut net = random_network(seed, 4, 8, true);
     let head = net.policy.as_mut().unwrap();
     head.rows.iter_mut().for_each(|r| *r = [0; 2 * MAX_HIDDEN]);
     head.bias.iter_mut().for_each(|b| *b = 0);
+    net
+}
+
+#[test]
+fn the_local_term_reads_the_cells_around_each_hole_as_the_mover_sees_them() {
+    let net = local_only(2);
     // Player 0 played F6 then player 1 G8; player 0 to move, F6 its own last peg.
     for (moves, mover) in [("F6 G8", Player::Zero), ("F6 G8 D3", Player::One)] {
         let pos = Position::after(moves).unwrap();
@@ -385,11 +391,8 @@ fn gathered_local(net: &Network, pos: &Position, last: [Option<Cell>; 2], mv: Mo
 
 #[test]
 fn the_local_term_summed_peg_by_peg_equals_it_gathered_hole_by_hole() {
-    let mut net = random_network(8, 4, 8, true);
-    let head = net.policy.as_mut().unwrap();
-    head.rows.iter_mut().for_each(|r| *r = [0; 2 * MAX_HIDDEN]);
-    head.bias.iter_mut().for_each(|b| *b = 0);
-    let scale = 1.0 / (net.qa * head.qp) as f32;
+    let net = local_only(8);
+    let scale = 1.0 / (net.qa * net.policy.as_ref().unwrap().qp) as f32;
     let (mut links, mut moved) = (0, 0);
     for game in 0..40u64 {
         let mut last = [None; 2];
