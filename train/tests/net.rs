@@ -346,6 +346,7 @@ fn a_fit_is_the_same_for_the_same_seed() {
         policy: false,
         value_mix: 0.0,
         children: 0,
+        child_mix: None,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,
@@ -420,9 +421,11 @@ fn child_positions_join_the_samples_with_mixed_targets() {
     let game = searched_game(6);
     let winner = game.winner.expect("a decided game");
     let plain = Samples::of_games(std::slice::from_ref(&game));
+    // The children's own mix, so that a target mixed by the wrong one fails.
     let t = Targets {
         mix: 0.25,
         children: 3,
+        child_mix: 0.875,
     };
     let mixed = Samples::with_targets(std::slice::from_ref(&game), t);
     // Each searched position is followed by its three most visited other moves' positions.
@@ -457,7 +460,7 @@ fn child_positions_join_the_samples_with_mixed_targets() {
                 got.sort_unstable();
                 assert_eq!(got, want);
                 let result = f32::from(u8::from(winner == after.to_move()));
-                assert!((child.won - (0.25 * (1.0 - v) + 0.75 * result)).abs() < 1e-6);
+                assert!((child.won - (0.875 * (1.0 - v) + 0.125 * result)).abs() < 1e-6);
                 assert!(child.policy.is_none());
                 i += 1;
                 children += 1;

@@ -108,6 +108,7 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         policy: false,
         value_mix: 0.0,
         children: 0,
+        child_mix: None,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,

@@ -138,6 +138,33 @@ fn a_diverging_fit_stops_with_its_epoch_and_loss_and_writes_no_model() {
 }
 
 #[test]
+fn a_mix_outside_0_to_1_is_refused_by_its_flag_and_writes_no_model() {
+    let (dir, data) = data_dir();
+    let out = dir.path().join("m.txt");
+    for (flag, mix) in [("--value-mix", "1.5"), ("--child-mix", "-0.25")] {
+        let arg = format!("{flag}={mix}");
+        let (code, err) = train(&["net", s(&data), "-o", s(&out), &arg]);
+        assert_eq!(code, 2, "{err}");
+        assert!(err.contains(&format!("{flag} {mix}: from 0 to 1")), "{err}");
+        assert!(!out.exists(), "a model was written");
+    }
+    let (code, err) = train(&[
+        "net",
+        s(&data),
+        "-o",
+        s(&out),
+        "--epochs",
+        "1",
+        "--children",
+        "2",
+        "--child-mix",
+        "1",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(file::read(&out).is_ok());
+}
+
+#[test]
 fn a_model_with_a_weight_that_is_not_a_number_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
     let mut model = Model::new(

@@ -59,6 +59,11 @@ pub struct NetOptions {
     /// moves too, at most this many a search (format-3 data, which keeps their values).
     #[arg(long, default_value_t = 0)]
     pub children: usize,
+    /// The weight of the search's value in those children's targets, against the game's
+    /// result (the game did not go that way, so 1 trusts the search alone); `--value-mix`
+    /// by default.
+    #[arg(long)]
+    pub child_mix: Option<f32>,
     /// The weight of the policy's cross-entropy beside the value's log-loss.
     #[arg(long, default_value_t = 1.0)]
     pub policy_weight: f32,
@@ -157,6 +162,12 @@ pub fn split_games(games: Vec<Game>, limit: Option<usize>) -> (Vec<Game>, Vec<Ga
 /// Runs `net`.
 pub fn run(o: &NetOptions) -> Result<()> {
     let start = Instant::now();
+    let child_mix = o.child_mix.unwrap_or(o.value_mix);
+    for (flag, mix) in [("--value-mix", o.value_mix), ("--child-mix", child_mix)] {
+        if !(0.0..=1.0).contains(&mix) {
+            bail!("{flag} {mix}: from 0 to 1");
+        }
+    }
     let init = match &o.init {
         Some(path) => file::read(path)?,
         None => {
@@ -169,12 +180,10 @@ pub fn run(o: &NetOptions) -> Result<()> {
         }
     };
     let (train_games, held_games) = split_games(data::read_complete(&o.data)?, o.games);
-    if !(0.0..=1.0).contains(&o.value_mix) {
-        bail!("--value-mix {}: from 0 to 1", o.value_mix);
-    }
     let targets = Targets {
         mix: o.value_mix,
         children: o.children,
+        child_mix,
     };
     let (train, held) = (
         Samples::with_targets(&train_games, targets),

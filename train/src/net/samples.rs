@@ -55,6 +55,9 @@ pub struct Targets {
     /// The positions after each full search's most visited other root moves, at most this
     /// many a search, are samples too (0: none).
     pub children: usize,
+    /// The weight of the search's value in those positions' targets, against the game's
+    /// result.
+    pub child_mix: f32,
 }
 
 /// One sample's view of [`Samples`].
@@ -269,7 +272,7 @@ impl Samples {
             }
             let result = f32::from(u8::from(winner == after.to_move()));
             let mine = 1.0 - v;
-            let target = t.mix * mine + (1.0 - t.mix) * result;
+            let target = t.child_mix * mine + (1.0 - t.child_mix) * result;
             let last = [mv.peg(), last[1]];
             self.push(&after, target, game, Some(mine), (None, last));
         }
