@@ -66,14 +66,15 @@ fn log_loss(p: f32, won: bool) -> f64 {
     f64::from(network::log_loss(p, f32::from(u8::from(won))))
 }
 
-/// The share of legal pegs the network ranks above `played`, one ply ahead, for the mover.
-fn rank_share(net: &Network, pos: &Position, played: Move) -> Option<f64> {
+/// The share of legal pegs that `value` (the value of a position for the player to move)
+/// ranks above `played`, one ply ahead, for the mover (ties counting half).
+fn rank_share(pos: &Position, played: Move, value: impl Fn(&Position) -> f32) -> Option<f64> {
     let after = |m: Move| {
         let mut p = pos.clone();
         p.play_unchecked(m);
         match p.outcome() {
             Some(_) => 1.0,
-            None => 1.0 - net.value(&net.accumulate(p.board()), p.to_move()),
+            None => 1.0 - value(&p),
         }
     };
     let pegs: Vec<Move> = pos
@@ -82,8 +83,18 @@ fn rank_share(net: &Network, pos: &Position, played: Move) -> Option<f64> {
         .filter(|&m| m != Move::Swap)
         .collect();
     let mine = pegs.contains(&played).then(|| after(played))?;
-    let above = pegs.iter().filter(|&&m| after(m) > mine).count();
-    Some(above as f64 / pegs.len() as f64)
+    // A peg valued the same as the one played counts half: the distance value's integer gaps
+    // tie many pegs, and counting none of them would flatter it.
+    let values: Vec<f32> = pegs.iter().map(|&m| after(m)).collect();
+    let above = values.iter().filter(|&&v| v > mine).count();
+    let tied = values.iter().filter(|&&v| v == mine).count() - 1;
+    Some((above as f64 + tied as f64 / 2.0) / pegs.len() as f64)
+}
+
+/// The median and quartiles of `shares`, sorted here, as percentages.
+fn quartiles(shares: &mut [f64]) -> [f64; 3] {
+    shares.sort_by(f64::total_cmp);
+    [0.5, 0.25, 0.75].map(|f| 100.0 * shares[((shares.len() - 1) as f64 * f) as usize])
 }
 
 /// Runs `probe`.
@@ -97,20 +108,23 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
     let d = Params::default();
     // By phase (plies 0-9, 10-19, 20-29, 30 on): network loss, distance loss, positions.
     let mut phases = [(0.0, 0.0, 0usize); 4];
-    let mut ranks = Vec::new();
+    // The played move's rank share by the network, and by the distance value.
+    let (mut ranks, mut distance_ranks) = (Vec::new(), Vec::new());
+    let net_value = |p: &Position| net.value(&net.accumulate(p.board()), p.to_move());
+    let distance = |p: &Position| value::value(p, d.value_bias, d.value_scale);
     for path in &o.results {
         for (moves, winner) in games(path)? {
             let mut pos = Position::new();
             for (i, &mv) in moves.iter().enumerate() {
                 let me = pos.to_move();
-                let v = net.value(&net.accumulate(pos.board()), me);
-                let dist = value::value(&pos, d.value_bias, d.value_scale);
+                let (v, dist) = (net_value(&pos), distance(&pos));
                 let phase = &mut phases[(i / 10).min(3)];
                 phase.0 += log_loss(v, me == winner);
                 phase.1 += log_loss(dist, me == winner);
                 phase.2 += 1;
                 if i >= 2 {
-                    ranks.extend(rank_share(&net, &pos, mv));
+                    ranks.extend(rank_share(&pos, mv, net_value));
+                    distance_ranks.extend(rank_share(&pos, mv, distance));
                 }
                 pos.play_unchecked(mv);
             }
@@ -137,14 +151,51 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
             p.2
         );
     }
-    ranks.sort_by(f64::total_cmp);
-    let q = |f: f64| ranks[((ranks.len() - 1) as f64 * f) as usize];
-    println!(
-        "the move played, among the legal pegs by the network one ply ahead: {:.1}% ranked above it at the median (quartiles {:.1}%, {:.1}%; {} positions)",
-        100.0 * q(0.5),
-        100.0 * q(0.25),
-        100.0 * q(0.75),
-        ranks.len()
-    );
+    let count = ranks.len();
+    for (name, shares) in [
+        ("network", &mut ranks),
+        ("distance value", &mut distance_ranks),
+    ] {
+        let [median, low, high] = quartiles(shares);
+        println!(
+            "the move played, among the legal pegs by the {name} one ply ahead: {median:.1}% ranked above it at the median (quartiles {low:.1}%, {high:.1}%; {count} positions)"
+        );
+    }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rank_share_counts_the_pegs_above_and_half_the_ties() {
+        let pos = Position::new();
+        let played: Move = "F6".parse().unwrap();
+        let n = pos.legal_moves().len() as f64;
+        // A value blind to the move ties every peg with the one played.
+        let flat = rank_share(&pos, played, |_| 0.5).unwrap();
+        assert!((flat - (n - 1.0) / 2.0 / n).abs() < 1e-12, "{flat}");
+        // Valued by the opponent's chance, lowest after the peg played: nothing above it.
+        let f6 = played.peg().unwrap();
+        let best = |p: &Position| {
+            if p.board().owner(f6).is_none() {
+                0.9
+            } else {
+                0.1
+            }
+        };
+        assert_eq!(rank_share(&pos, played, best), Some(0.0));
+        // Worst: every other peg above it.
+        let worst = |p: &Position| {
+            if p.board().owner(f6).is_none() {
+                0.1
+            } else {
+                0.9
+            }
+        };
+        assert_eq!(rank_share(&pos, played, worst), Some((n - 1.0) / n));
+        // A move that is not a legal peg has no rank.
+        assert_eq!(rank_share(&pos, Move::Swap, |_| 0.5), None);
+    }
 }
