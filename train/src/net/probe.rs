@@ -7,8 +7,10 @@
 use super::{export, file};
 use anyhow::{bail, Context, Result};
 use std::path::PathBuf;
+use twixt::knowledge::features::Context as Features;
 use twixt::knowledge::network::{self, Network};
 use twixt::knowledge::value;
+use twixt::knowledge::{Policy, Scorer};
 use twixt::search::params::Params;
 use twixt::{Move, Player, Position};
 
@@ -66,29 +68,36 @@ fn log_loss(p: f32, won: bool) -> f64 {
     f64::from(network::log_loss(p, f32::from(u8::from(won))))
 }
 
-/// The share of legal pegs that `value` (the value of a position for the player to move)
-/// ranks above `played`, one ply ahead, for the mover (ties counting half).
-fn rank_share(pos: &Position, played: Move, value: impl Fn(&Position) -> f32) -> Option<f64> {
-    let after = |m: Move| {
+/// The share of legal pegs that `score` ranks above `played` for the mover, a peg scored the
+/// same as the one played counting half (the distance value's integer gaps tie many pegs, and
+/// counting none of them would flatter it).
+fn rank_share(pos: &Position, played: Move, score: impl Fn(Move) -> f32) -> Option<f64> {
+    let pegs: Vec<Move> = pos
+        .legal_moves()
+        .into_iter()
+        .filter(|&m| m != Move::Swap)
+        .collect();
+    let mine = pegs.contains(&played).then(|| score(played))?;
+    let scores: Vec<f32> = pegs.iter().map(|&m| score(m)).collect();
+    let above = scores.iter().filter(|&&v| v > mine).count();
+    let tied = scores.iter().filter(|&&v| v == mine).count() - 1;
+    Some((above as f64 + tied as f64 / 2.0) / pegs.len() as f64)
+}
+
+/// A move's score one ply ahead by `value` (the value of a position for the player to move):
+/// the mover's chance after it, 1 where it ends the game.
+fn one_ply_ahead<'a>(
+    pos: &'a Position,
+    value: impl Fn(&Position) -> f32 + 'a,
+) -> impl Fn(Move) -> f32 + 'a {
+    move |m| {
         let mut p = pos.clone();
         p.play_unchecked(m);
         match p.outcome() {
             Some(_) => 1.0,
             None => 1.0 - value(&p),
         }
-    };
-    let pegs: Vec<Move> = pos
-        .legal_moves()
-        .into_iter()
-        .filter(|&m| m != Move::Swap)
-        .collect();
-    let mine = pegs.contains(&played).then(|| after(played))?;
-    // A peg valued the same as the one played counts half: the distance value's integer gaps
-    // tie many pegs, and counting none of them would flatter it.
-    let values: Vec<f32> = pegs.iter().map(|&m| after(m)).collect();
-    let above = values.iter().filter(|&&v| v > mine).count();
-    let tied = values.iter().filter(|&&v| v == mine).count() - 1;
-    Some((above as f64 + tied as f64 / 2.0) / pegs.len() as f64)
+    }
 }
 
 /// The median and quartiles of `shares`, sorted here, as percentages.
@@ -108,8 +117,10 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
     let d = Params::default();
     // By phase (plies 0-9, 10-19, 20-29, 30 on): network loss, distance loss, positions.
     let mut phases = [(0.0, 0.0, 0usize); 4];
-    // The played move's rank share by the network, and by the distance value.
-    let (mut ranks, mut distance_ranks) = (Vec::new(), Vec::new());
+    // The played move's rank share by the network, the distance value and the policy.
+    let mut ranks = [Vec::new(), Vec::new(), Vec::new()];
+    let scorer =
+        Scorer::new(Policy::shipped().map_err(|e| anyhow::anyhow!("the shipped policy: {e}"))?);
     let net_value = |p: &Position| net.value(&net.accumulate(p.board()), p.to_move());
     let distance = |p: &Position| value::value(p, d.value_bias, d.value_scale);
     for path in &o.results {
@@ -123,8 +134,15 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
                 phase.1 += log_loss(dist, me == winner);
                 phase.2 += 1;
                 if i >= 2 {
-                    ranks.extend(rank_share(&pos, mv, net_value));
-                    distance_ranks.extend(rank_share(&pos, mv, distance));
+                    let ctx = Features::new(&pos, moves[i - 1].peg(), moves[i - 2].peg());
+                    let shares = [
+                        rank_share(&pos, mv, one_ply_ahead(&pos, net_value)),
+                        rank_share(&pos, mv, one_ply_ahead(&pos, distance)),
+                        rank_share(&pos, mv, |m| scorer.logit(&ctx, m)),
+                    ];
+                    for (r, share) in ranks.iter_mut().zip(shares) {
+                        r.extend(share);
+                    }
                 }
                 pos.play_unchecked(mv);
             }
@@ -133,7 +151,7 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
     let all = phases
         .iter()
         .fold((0.0, 0.0, 0), |a, p| (a.0 + p.0, a.1 + p.1, a.2 + p.2));
-    if all.2 == 0 || ranks.is_empty() {
+    if all.2 == 0 || ranks[0].is_empty() {
         bail!("no decided game to probe");
     }
     println!(
@@ -151,14 +169,16 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
             p.2
         );
     }
-    let count = ranks.len();
-    for (name, shares) in [
-        ("network", &mut ranks),
-        ("distance value", &mut distance_ranks),
-    ] {
+    let count = ranks[0].len();
+    let names = [
+        "network one ply ahead",
+        "distance value one ply ahead",
+        "policy's logits",
+    ];
+    for (name, shares) in names.iter().zip(&mut ranks) {
         let [median, low, high] = quartiles(shares);
         println!(
-            "the move played, among the legal pegs by the {name} one ply ahead: {median:.1}% ranked above it at the median (quartiles {low:.1}%, {high:.1}%; {count} positions)"
+            "the move played, among the legal pegs by the {name}: {median:.1}% ranked above it at the median (quartiles {low:.1}%, {high:.1}%; {count} positions)"
         );
     }
     Ok(())
@@ -173,7 +193,7 @@ mod tests {
         let pos = Position::new();
         let played: Move = "F6".parse().unwrap();
         let n = pos.legal_moves().len() as f64;
-        // A value blind to the move ties every peg with the one played.
+        // A score blind to the move ties every peg with the one played.
         let flat = rank_share(&pos, played, |_| 0.5).unwrap();
         assert!((flat - (n - 1.0) / 2.0 / n).abs() < 1e-12, "{flat}");
         // Valued by the opponent's chance, lowest after the peg played: nothing above it.
@@ -185,7 +205,10 @@ mod tests {
                 0.1
             }
         };
-        assert_eq!(rank_share(&pos, played, best), Some(0.0));
+        assert_eq!(
+            rank_share(&pos, played, one_ply_ahead(&pos, best)),
+            Some(0.0)
+        );
         // Worst: every other peg above it.
         let worst = |p: &Position| {
             if p.board().owner(f6).is_none() {
@@ -194,7 +217,10 @@ mod tests {
                 0.9
             }
         };
-        assert_eq!(rank_share(&pos, played, worst), Some((n - 1.0) / n));
+        assert_eq!(
+            rank_share(&pos, played, one_ply_ahead(&pos, worst)),
+            Some((n - 1.0) / n)
+        );
         // A move that is not a legal peg has no rank.
         assert_eq!(rank_share(&pos, Move::Swap, |_| 0.5), None);
     }
