@@ -196,31 +196,20 @@ mod tests {
         // A score blind to the move ties every peg with the one played.
         let flat = rank_share(&pos, played, |_| 0.5).unwrap();
         assert!((flat - (n - 1.0) / 2.0 / n).abs() < 1e-12, "{flat}");
-        // Valued by the opponent's chance, lowest after the peg played: nothing above it.
+        // The opponent's chance is `on_f6` once F6 is taken, `1 - on_f6` otherwise.
         let f6 = played.peg().unwrap();
-        let best = |p: &Position| {
-            if p.board().owner(f6).is_none() {
-                0.9
-            } else {
-                0.1
+        let valued = |on_f6: f32| {
+            move |p: &Position| match p.board().owner(f6) {
+                Some(_) => on_f6,
+                None => 1.0 - on_f6,
             }
         };
-        assert_eq!(
-            rank_share(&pos, played, one_ply_ahead(&pos, best)),
-            Some(0.0)
-        );
-        // Worst: every other peg above it.
-        let worst = |p: &Position| {
-            if p.board().owner(f6).is_none() {
-                0.1
-            } else {
-                0.9
-            }
-        };
-        assert_eq!(
-            rank_share(&pos, played, one_ply_ahead(&pos, worst)),
-            Some((n - 1.0) / n)
-        );
+        // Lowest after the peg played: nothing above it.
+        let best = rank_share(&pos, played, one_ply_ahead(&pos, valued(0.1)));
+        assert_eq!(best, Some(0.0));
+        // Highest after it: every other peg above it.
+        let worst = rank_share(&pos, played, one_ply_ahead(&pos, valued(0.9)));
+        assert_eq!(worst, Some((n - 1.0) / n));
         // A move that is not a legal peg has no rank.
         assert_eq!(rank_share(&pos, Move::Swap, |_| 0.5), None);
     }
