@@ -41,6 +41,97 @@ fn the_candidates_are_distinct_inner_openings_drawn_from_the_seed() {
     assert_ne!(text(&other.stdout), out);
 }
 
+#[test]
+fn with_first_any_a_pairs_first_peg_may_be_any_hole_of_player_0() {
+    let Some(run) = script(&[
+        "candidates",
+        "--ones",
+        "0",
+        "--twos",
+        "200",
+        "--first",
+        "any",
+    ]) else {
+        return;
+    };
+    assert!(run.status.success(), "{}", text(&run.stderr));
+    let out = text(&run.stdout);
+    let pairs: Vec<Vec<Cell>> = out
+        .lines()
+        .map(|l| l.split(' ').map(|p| p.parse().unwrap()).collect())
+        .collect();
+    assert_eq!(pairs.len(), 200, "{out}");
+    assert_eq!(out.lines().collect::<HashSet<_>>().len(), 200, "{out}");
+    let inner = |c: &Cell| (2..=9).contains(&c.x()) && (2..=9).contains(&c.y());
+    for pair in &pairs {
+        assert!(
+            (1..=10).contains(&pair[0].x()),
+            "{pair:?}: player 1's column"
+        );
+        assert!(inner(&pair[1]) && pair[0] != pair[1], "{pair:?}");
+    }
+    // About 44 of 120 holes of player 0 are outside the inner square.
+    let outer = pairs.iter().filter(|p| !inner(&p[0])).count();
+    assert!((30..=120).contains(&outer), "{outer} outer first pegs");
+    assert!(pairs.iter().any(|p| p[0].y() == 0 || p[0].y() == 11));
+    let run = script(&["candidates", "--first", "edge"]).unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("--first edge"));
+}
+
+#[test]
+fn screen_keeps_the_pairs_the_search_values_within_the_band_and_names_a_failing_bot() {
+    let dir = scratch("book-screen");
+    let file = dir.join("candidates.txt");
+    std::fs::write(&file, "C4\nC9 E5\nF6 G7   # a comment\n\n").unwrap();
+    let analyst = common::bot("analyst.sh");
+    let Some(run) = script(&[
+        "screen",
+        "--bot",
+        &analyst,
+        "--ms",
+        "5",
+        "--jobs",
+        "2",
+        file.to_str().unwrap(),
+    ]) else {
+        return;
+    };
+    let out = text(&run.stdout);
+    assert!(run.status.success(), "{out}{}", text(&run.stderr));
+    let kept: Vec<&str> = out.lines().filter(|l| !l.starts_with('#')).collect();
+    // The stand-in values player 0 at 0.52 after E5 and 0.83 after G7.
+    assert_eq!(
+        kept,
+        ["C4       # not screened", "C9 E5    # value 0.520"],
+        "{out}"
+    );
+    assert!(out.contains("2 of two pegs screened"), "{out}");
+    assert!(out.contains("2 of 3 kept"), "{out}");
+    assert_eq!(
+        read_openings(&{
+            let book = dir.join("book.txt");
+            std::fs::write(&book, &out).unwrap();
+            book
+        })
+        .expect("the referee reads a screened file")
+        .len(),
+        2
+    );
+
+    let mute = common::bot("analyst.sh mute");
+    let run = script(&["screen", "--bot", &mute, file.to_str().unwrap()]).unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    let err = text(&run.stderr);
+    assert!(
+        err.contains("gave no value after 'C9 E5'") && err.contains("broken on purpose"),
+        "{err}"
+    );
+    let run = script(&["screen", file.to_str().unwrap()]).unwrap();
+    assert_eq!(run.status.code(), Some(2));
+    assert!(text(&run.stderr).contains("--bot"), "{}", text(&run.stderr));
+}
+
 /// A results file of games (opening moves, winner) as the referee writes them.
 fn games(dir: &Path, name: &str, lines: &[(&str, &str)]) -> String {
     let path = dir.join(name);
