@@ -1,7 +1,9 @@
-//! `scripts/balanced-book`, the script that makes the balanced book: its candidates are
-//! distinct openings of the inner holes drawn from the seed, `select` keeps exactly the
-//! openings whose player 0 scored within the band over enough games and names a bad line, and
-//! the committed book is one the referee reads, every opening scored within 40-60%.
+//! `scripts/balanced-book`, the script that makes the balanced books: its candidates are
+//! distinct openings drawn from the seed (of the inner holes, or a first peg anywhere player
+//! 0 may play), `screen` keeps the pairs the search values within the band and names a bot
+//! that gives no value, `select` keeps exactly the openings whose player 0 scored within the
+//! band over enough games and names a bad line, and the committed books (at 800 iterations
+//! and at CodinGame's clocks) are read by the referee, every opening scored within 40-60%.
 
 mod common;
 
@@ -210,18 +212,32 @@ fn select_keeps_the_openings_scored_within_the_band_and_names_a_bad_line() {
     );
 }
 
-#[test]
-fn the_committed_book_is_read_by_the_referee_and_scored_within_the_band() {
-    let path = workspace_root().join("docs/openings/balanced.txt");
+/// Checks a committed book: the referee reads every line, there are at least `at_least`
+/// openings, and each was scored within 40-60% over `games` games.
+fn check_book(name: &str, at_least: usize, games: &str) {
+    let path = workspace_root().join("docs/openings").join(name);
     let openings = read_openings(&path).expect("the referee reads the book");
     let text = std::fs::read_to_string(&path).unwrap();
     let lines: Vec<&str> = text.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(openings.len(), lines.len());
-    assert!(openings.len() >= 40, "{} openings", openings.len());
+    assert!(
+        openings.len() >= at_least,
+        "{name}: {} openings",
+        openings.len()
+    );
     for line in lines {
         let comment = line.split_once("# ").expect("a score comment").1;
         let score: f64 = comment.split(' ').next().unwrap().parse().unwrap();
-        assert!((0.4..=0.6).contains(&score), "{line}");
-        assert!(comment.ends_with("over 32 games"), "{line}");
+        assert!((0.4..=0.6).contains(&score), "{name}: {line}");
+        assert!(
+            comment.ends_with(&format!("over {games} games")),
+            "{name}: {line}"
+        );
     }
+}
+
+#[test]
+fn the_committed_books_are_read_by_the_referee_and_scored_within_the_band() {
+    check_book("balanced.txt", 40, "32");
+    check_book("balanced-clock.txt", 20, "16");
 }
