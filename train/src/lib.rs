@@ -13,5 +13,6 @@ pub mod fitcmd;
 pub mod info;
 pub mod model;
 pub mod net;
+pub mod race;
 pub mod selfplay;
 pub mod value;
