@@ -1,20 +1,16 @@
 //! Knowledge of positions beyond the rules: a policy over moves, a linear softmax over the
 //! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
 //! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
-//! two-way tables of `shapes`); the distance [`value`]; the value [`network`], one hidden
+//! two-way tables of `shapes`); the distance [`value`]; and the value [`network`], one hidden
 //! layer over the one-hot [`inputs`] of each player's view with an optional policy head,
 //! trained by `twixt-train net` and shipped as streams of narrow integers (`net_weights`,
-//! [`network::codec`]), and its correction by the distance race ([`race`]).
-
-pub use race_weights::RACE;
+//! [`network::codec`]).
 
 pub mod encoding;
 pub mod features;
 pub mod inputs;
 mod net_weights;
 pub mod network;
-pub mod race;
-mod race_weights;
 pub mod save;
 mod shapes;
 pub mod value;

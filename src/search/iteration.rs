@@ -10,7 +10,7 @@ use super::tactics;
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
 use crate::knowledge::network::{Accumulator, Network};
-use crate::knowledge::{value, Scorer, RACE};
+use crate::knowledge::{value, Scorer};
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
@@ -111,10 +111,6 @@ impl Iteration {
                     let v = match &net {
                         // A win in one is beyond what one layer sees: the tactics say it.
                         Some(_) if tactics::can_win_now(&pos) => 1.0,
-                        Some((network, acc)) if params.race => {
-                            let logit = network.logit(acc, pos.to_move());
-                            RACE.chance(logit, pos.board(), pos.to_move())
-                        }
                         Some((network, acc)) => network.value(acc, pos.to_move()),
                         None => value::value(&pos, params.value_bias, params.value_scale),
                     };

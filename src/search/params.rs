@@ -96,8 +96,6 @@ macro_rules! with_params {
             /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
             /// accumulators follow each iteration down the tree, rather than the distance's.
             value_net: bool = true, min false, max true, step true;
-            /// The network's value is corrected by the distance race ([`crate::knowledge::race`]).
-            race: bool = false, min false, max true, step true;
             /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
             /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
             /// leaves below it, kept apart from the playouts' results (0: off).

@@ -13,6 +13,5 @@ pub mod fitcmd;
 pub mod info;
 pub mod model;
 pub mod net;
-pub mod race;
 pub mod selfplay;
 pub mod value;

@@ -37,9 +37,6 @@ enum Command {
     /// Fit the value network to self-play results, and score it on held-out games against
     /// the distance value and the search's own estimate.
     Net(NetOptions),
-    /// Fit the distance race's correction of the network's value to self-play results of
-    /// games the network never saw, score it on held-out games, and write its engine module.
-    Race(twixt_train::race::RaceOptions),
     /// Write the engine module that ships a model's weights in the bot.
     Export {
         /// The model file written by `fit`.
@@ -86,7 +83,6 @@ fn main() -> ExitCode {
         Command::Value(options) => value::run(&options),
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),
-        Command::Race(options) => twixt_train::race::run(&options),
         Command::Codec(options) => twixt_train::net::codec::run(&options),
         Command::Export { model, out } => export::run(&model, &out),
         Command::ExportNet {

@@ -157,15 +157,11 @@ impl Network {
 
     /// The chance that `mover` wins, from the accumulators of the position.
     pub fn value(&self, acc: &Accumulator, mover: Player) -> f32 {
-        1.0 / (1.0 + (-self.logit(acc, mover)).exp())
-    }
-
-    /// The log-odds that `mover` wins, from the accumulators of the position.
-    pub fn logit(&self, acc: &Accumulator, mover: Player) -> f32 {
         let u = self.clipped(acc, mover);
         let (k, h) = (self.kernel, self.hidden);
         let sum = self.out_bias + k.dot(&u[0], &self.out[0], h) + k.dot(&u[1], &self.out[1], h);
-        sum as f32 / (self.qa * self.qb) as f32
+        let logit = sum as f32 / (self.qa * self.qb) as f32;
+        1.0 / (1.0 + (-logit).exp())
     }
 }
 
