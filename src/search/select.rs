@@ -398,7 +398,8 @@ mod tests {
                 }
                 best.1
             };
-            let uct = |node: &Node| uct_one(node, n.ln(), 0.35);
+            let c = Params::default().exploration;
+            let uct = |node: &Node| uct_one(node, n.ln(), c);
             let puct =
                 |node: &Node| node.value() + 0.8 * n.sqrt() * node.prior / (1 + node.visits) as f32;
             for (solver, with_puct) in [(false, false), (true, false), (false, true)] {
