@@ -32,8 +32,12 @@ const fn knight_table() -> [Bitboard; CELLS] {
 /// The holes a king's move from every cell (the eight around it, where they are holes).
 pub static KINGS: [Bitboard; CELLS] = box_table(1);
 
+/// The holes at most two columns and two rows from every cell (the 24 around it, where they
+/// are holes).
+pub static NEAR: [Bitboard; CELLS] = box_table(2);
+
 /// For every cell, the holes at most `r` columns and `r` rows from it, itself left out.
-pub(crate) const fn box_table(r: i32) -> [Bitboard; CELLS] {
+const fn box_table(r: i32) -> [Bitboard; CELLS] {
     let mut out = [Bitboard::EMPTY; CELLS];
     let side = 2 * r + 1;
     let mut i = 0;
@@ -288,12 +292,14 @@ mod tests {
     }
 
     #[test]
-    fn king_masks_hold_the_adjacent_holes() {
-        for c in Cell::all() {
-            let adjacent: Bitboard = Cell::all()
-                .filter(|&o| o != c && (o.x() - c.x()).abs() <= 1 && (o.y() - c.y()).abs() <= 1)
-                .collect();
-            assert_eq!(KINGS[c.index()], adjacent, "{}", c);
+    fn king_and_near_masks_hold_the_holes_one_and_two_away() {
+        for (table, r) in [(&KINGS, 1), (&NEAR, 2)] {
+            for c in Cell::all() {
+                let around: Bitboard = Cell::all()
+                    .filter(|&o| o != c && (o.x() - c.x()).abs() <= r && (o.y() - c.y()).abs() <= r)
+                    .collect();
+                assert_eq!(table[c.index()], around, "{} at {}", c, r);
+            }
         }
     }
 

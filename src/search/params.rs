@@ -56,6 +56,9 @@ macro_rules! with_params {
             reuse_tree: bool = false, min false, max true, step true;
             /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
             saves: bool = true, min false, max true, step true;
+            /// With `saves`, the chance that a playout's mover with nothing to save plays a
+            /// random hole within two columns and rows of the last peg ([`super::policy`]).
+            playout_near: f32 = 0.0, min 0.0, max 1.0, step 0.05;
             /// Visits a leaf needs before its children are added (besides its prior's).
             expand_after: u32 = 2, min 1, max 64, step 1;
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
@@ -211,7 +214,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 24);
+        assert_eq!(Params::NAMES.len(), 25);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

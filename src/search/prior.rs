@@ -9,8 +9,8 @@
 
 use super::params::Params;
 use super::tree::Tree;
-use crate::bitboard::{box_table, Bitboard, KNIGHTS};
-use crate::cell::{Cell, CELLS};
+use crate::bitboard::{Bitboard, KNIGHTS, NEAR};
+use crate::cell::Cell;
 use crate::knowledge::features::Context;
 use crate::knowledge::network::{Accumulator, Network};
 use crate::knowledge::Scorer;
@@ -28,9 +28,6 @@ pub struct Recent<'a> {
     /// The mover's own last peg.
     pub last_own: Option<Cell>,
 }
-
-/// Every hole's box of holes at most two columns and two rows away (the hole left out).
-static NEAR: [Bitboard; CELLS] = box_table(2);
 
 /// What a prior looks at, read off the position once per expansion.
 struct Pegs {
