@@ -21,7 +21,7 @@ use twixt::Position;
 fn run_playout(kind: &str, pos: &mut Position, rng: &mut FastRng) -> (Option<Player>, u32) {
     match kind {
         "random" => playout(pos, rng),
-        _ => saving_playout(pos, rng, None, 0.0),
+        _ => saving_playout(pos, rng, None),
     }
 }
 

@@ -3,6 +3,7 @@
 
 use std::path::Path;
 use twixt::bot::args::{FIRST_THINK_MS, THINK_MS};
+use twixt::search::params::Params;
 
 /// The longest the README may grow.
 const MAX_LINES: usize = 250;
@@ -122,5 +123,26 @@ fn the_defaults_quoted_are_the_code_s() {
             .find(|l| l.starts_with(&format!("| `{flag} N`")))
             .unwrap_or_else(|| panic!("no row for {flag}"));
         assert!(row.contains(&format!("(default {ms} ms;")), "{row}");
+    }
+}
+
+/// The search's weights the README quotes as "`name`, 0.40" (two decimals) are the defaults'.
+#[test]
+fn the_mixes_quoted_are_the_defaults() {
+    let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
+    let defaults = Params::default();
+    for (name, value) in [
+        ("value_mix", defaults.value_mix),
+        ("minimax", defaults.minimax),
+    ] {
+        let key = format!("`{name}`, ");
+        let at = text
+            .find(&key)
+            .unwrap_or_else(|| panic!("the README quotes no {key}"));
+        let quoted: String = text[at + key.len()..]
+            .chars()
+            .take_while(|c| c.is_ascii_digit() || *c == '.')
+            .collect();
+        assert_eq!(quoted, format!("{value:.2}"), "{name}");
     }
 }

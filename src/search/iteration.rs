@@ -124,7 +124,7 @@ impl Iteration {
                     };
                 }
                 let (winner, played) = if params.saves {
-                    saving_playout(&mut pos, rng, last, params.playout_near)
+                    saving_playout(&mut pos, rng, last)
                 } else {
                     playout(&mut pos, rng)
                 };

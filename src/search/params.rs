@@ -43,8 +43,9 @@ macro_rules! with_params {
         $m! {
             /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`. Tuned by SPSA
             /// (`twixt-referee tune`) for the gen3 network, as are `prior_visits`,
-            /// `policy_mid`, `policy_slope` and `value_mix`: docs/STRENGTH.md row 79.
-            exploration: f32 = 0.421551, min 0.0, max 1.0, step 0.05;
+            /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), then
+            /// again with `value_mix` and `minimax` (row 86).
+            exploration: f32 = 0.427521, min 0.0, max 1.0, step 0.05;
             /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
             /// losses.
             solver: bool = false, min false, max true, step true;
@@ -56,9 +57,6 @@ macro_rules! with_params {
             reuse_tree: bool = false, min false, max true, step true;
             /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
             saves: bool = true, min false, max true, step true;
-            /// With `saves`, the chance that a playout's mover with nothing to save plays a
-            /// random hole within two columns and rows of the last peg ([`super::policy`]).
-            playout_near: f32 = 0.0, min 0.0, max 1.0, step 0.05;
             /// Visits a leaf needs before its children are added (besides its prior's).
             expand_after: u32 = 2, min 1, max 64, step 1;
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
@@ -95,14 +93,14 @@ macro_rules! with_params {
             /// Weight of the value (the distance value, [`crate::knowledge::value`], or with
             /// `value_net` the network) in each iteration's result, against the playout's (0:
             /// playouts alone; 1: the value alone, and no playout is played). Tuned by SPSA.
-            value_mix: f32 = 0.342391, min 0.0, max 1.0, step 0.05;
+            value_mix: f32 = 0.395186, min 0.0, max 1.0, step 0.05;
             /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
             /// accumulators follow each iteration down the tree, rather than the distance's.
             value_net: bool = true, min false, max true, step true;
             /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
             /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
-            /// leaves below it, kept apart from the playouts' results (0: off).
-            minimax: f32 = 0.0, min 0.0, max 1.0, step 0.05;
+            /// leaves below it, kept apart from the playouts' results (0: off). Tuned by SPSA.
+            minimax: f32 = 0.089911, min 0.0, max 1.0, step 0.05;
             /// The value's log-odds for the mover when both players are equally far from their
             /// borders: the edge of being on move (fitted by `twixt-train value`).
             value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
@@ -214,7 +212,7 @@ mod tests {
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
         assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 25);
+        assert_eq!(Params::NAMES.len(), 24);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }

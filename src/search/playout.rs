@@ -134,12 +134,12 @@ impl Pools {
 /// (`Some(winner)`) or the player to move has no legal hole (`None`, a draw). Returns the
 /// result and the number of pegs placed.
 pub fn playout(pos: &mut Position, rng: &mut FastRng) -> (Option<Player>, u32) {
-    play_out(pos, rng, None, |_, _, _, _| None)
+    play_out(pos, rng, None, |_, _, _| None)
 }
 
-/// The one playout loop. Before each peg, `reply(board, mover, last, rng)` may name the hole
-/// the mover plays instead of a random one (`last` is the peg placed before, at first the
-/// caller's `last`); a reply must be vacant and allowed to the mover. Inlined into each caller, so the
+/// The one playout loop. Before each peg, `reply(board, mover, last)` may name the hole the
+/// mover plays instead of a random one (`last` is the peg placed before, at first the caller's
+/// `last`); a reply must be vacant and allowed to the mover. Inlined into each caller, so the
 /// plain playout's reply that is always `None` costs nothing.
 #[inline(always)]
 pub(super) fn play_out<F>(
@@ -149,13 +149,13 @@ pub(super) fn play_out<F>(
     mut reply: F,
 ) -> (Option<Player>, u32)
 where
-    F: FnMut(&Board, Player, Option<Cell>, &mut FastRng) -> Option<Cell>,
+    F: FnMut(&Board, Player, Option<Cell>) -> Option<Cell>,
 {
     let mut pools = Pools::of(pos);
     let mut plies = 0;
     loop {
         let p = pos.to_move();
-        let c = match reply(pos.board(), p, last, rng) {
+        let c = match reply(pos.board(), p, last) {
             Some(c) => {
                 pools.remove(p, c);
                 c
