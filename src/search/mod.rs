@@ -413,11 +413,17 @@ mod tests {
         next.play(reply).unwrap();
         let r = searcher.choose(&next, &iterations(10)).unwrap();
         assert!(r.reused > 0, "nothing reused after {}", reply);
-        // Without a ponder, nothing is kept from one turn to the next.
-        let mut plain = Searcher::new(Params::default(), 1);
-        plain.choose(&swapped, &iterations(100));
+        // Without reuse_tree and a ponder, nothing is kept from one turn to the next; with
+        // reuse_tree (the default), the subtree of the reply is.
         let after = play("F6 SWAP E5");
+        let mut no_reuse = Params::default();
+        no_reuse.set("reuse_tree", "false").unwrap();
+        let mut plain = Searcher::new(no_reuse, 1);
+        plain.choose(&swapped, &iterations(100));
         assert_eq!(plain.choose(&after, &iterations(10)).unwrap().reused, 0);
+        let mut reusing = Searcher::new(Params::default(), 1);
+        reusing.choose(&swapped, &iterations(3000));
+        assert!(reusing.choose(&after, &iterations(10)).unwrap().reused > 0);
     }
 
     #[test]

@@ -53,8 +53,8 @@ macro_rules! with_params {
             /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
             win_in_two: bool = true, min false, max true, step true;
             /// Keep the subtree of the position reached after our move and the opponent's
-            /// reply.
-            reuse_tree: bool = false, min false, max true, step true;
+            /// reply (on since docs/STRENGTH.md row 90).
+            reuse_tree: bool = true, min false, max true, step true;
             /// Playouts answer an intrusion into a two-way connection ([`super::policy`]).
             saves: bool = true, min false, max true, step true;
             /// Visits a leaf needs before its children are added (besides its prior's).

@@ -4,7 +4,7 @@ use crate::data;
 use crate::examples::{self, Example};
 use crate::fit::{self, Scores, Settings};
 use crate::model;
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use twixt::knowledge::Policy;
@@ -77,6 +77,9 @@ pub fn run(options: &FitOptions) -> Result<()> {
         "{}",
         line("uniform", &fit::score(&Policy::uniform(), &held))
     );
+    let shipped =
+        Policy::shipped().map_err(|e| anyhow!("the shipped policy does not decode: {e}"))?;
+    println!("{}", line("shipped", &fit::score(&shipped, &held)));
     let settings = Settings {
         epochs: options.epochs,
         rate: options.rate,
