@@ -43,9 +43,10 @@ macro_rules! with_params {
         $m! {
             /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`. Tuned by SPSA
             /// (`twixt-referee tune`) for the gen3 network, as are `prior_visits`,
-            /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), then
-            /// again with `value_mix` and `minimax` (row 86).
-            exploration: f32 = 0.427521, min 0.0, max 1.0, step 0.05;
+            /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), again
+            /// with `value_mix` and `minimax` (row 86), and with the refitted policy and tree
+            /// reuse (row 96).
+            exploration: f32 = 0.385066, min 0.0, max 1.0, step 0.05;
             /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
             /// losses.
             solver: bool = false, min false, max true, step true;
@@ -62,7 +63,7 @@ macro_rules! with_params {
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
             /// unvisited children are tried first.
             /// Tuned by SPSA.
-            prior_visits: u32 = 21, min 0, max 100, step 2;
+            prior_visits: u32 = 14, min 0, max 100, step 2;
             /// Prior value of a hole with no peg within two columns and rows.
             prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
             /// Prior value of a hole with a peg within two columns and rows.
@@ -76,10 +77,10 @@ macro_rules! with_params {
             policy_prior: bool = true, min false, max true, step true;
             /// The learned prior's value for a move of the average policy share.
             /// Tuned by SPSA.
-            policy_mid: f32 = 0.33752, min 0.0, max 1.0, step 0.025;
+            policy_mid: f32 = 0.35203, min 0.0, max 1.0, step 0.025;
             /// What the learned prior adds per e-fold of a move's share over the average.
             /// Tuned by SPSA.
-            policy_slope: f32 = 0.151137, min 0.0, max 0.5, step 0.01;
+            policy_slope: f32 = 0.142596, min 0.0, max 0.5, step 0.01;
             /// Weight of the network's policy head ([`crate::knowledge::network`]) in the
             /// learned prior: its logits, times this, are added to the 85-feature policy's
             /// (0: the features alone; needs a shipped network with a policy head).
@@ -93,7 +94,7 @@ macro_rules! with_params {
             /// Weight of the value (the distance value, [`crate::knowledge::value`], or with
             /// `value_net` the network) in each iteration's result, against the playout's (0:
             /// playouts alone; 1: the value alone, and no playout is played). Tuned by SPSA.
-            value_mix: f32 = 0.395186, min 0.0, max 1.0, step 0.05;
+            value_mix: f32 = 0.407515, min 0.0, max 1.0, step 0.05;
             /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
             /// accumulators follow each iteration down the tree, rather than the distance's.
             value_net: bool = true, min false, max true, step true;
