@@ -457,20 +457,24 @@ mod tests {
     fn the_solver_proves_a_lost_position() {
         // Player 0 threatens D12 and H12; no peg of player 1 stops both, so every move of
         // player 1 is a proven loss.
-        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
+        let pos = play(crate::bench::ENDGAME);
         // Without priors: with them, a child valued 0.55 before its first visit waits behind
         // siblings whose playouts nearly all win too, and the solver never meets the move
-        // that proves them (the solver is off by default; see `prior`).
+        // that proves them (see `prior`).
         let params = Params {
             solver: true,
             prior_visits: 0,
             ..Params::default()
         };
-        let r = Searcher::new(params, 1)
+        let r = Searcher::new(params.clone(), 1)
             .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(r.proven, Known::Loss, "{} not proven lost", r.best);
-        let r = Searcher::new(Params::default(), 1)
+        let off = Params {
+            solver: false,
+            ..params
+        };
+        let r = Searcher::new(off, 1)
             .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(

@@ -48,7 +48,8 @@ macro_rules! with_params {
             /// reuse (row 96).
             exploration: f32 = 0.385066, min 0.0, max 1.0, step 0.05;
             /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
-            /// losses.
+            /// losses. Off: at the real clock it neither won nor lost against our own bot, and
+            /// its gain against T1j is within the noise (docs/STRENGTH.md rows 103-106).
             solver: bool = false, min false, max true, step true;
             /// Play a forced win in two without searching: a peg after which the opponent has
             /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
