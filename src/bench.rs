@@ -58,15 +58,15 @@ pub fn searched() -> Params {
     }
 }
 
-/// Sum of tree nodes and placed pegs of fixed-iteration searches from fixed positions with a
-/// fixed seed (the [`searched`] parameters): the same code gives the same number on every
-/// machine.
+/// Sum of tree nodes, principal-line pegs and the chosen move's visits of fixed-iteration
+/// searches from fixed positions with a fixed seed (the [`searched`] parameters): the same
+/// code gives the same number on every machine.
 pub fn signature() -> u64 {
     signature_of(&searched())
 }
 
-/// The signature of a search with `params`: each search's tree nodes, principal line and the
-/// chosen move's visits (which the solver's backups change where the tree's shape may not).
+/// [`signature`] with `params`. The chosen move's visits count because the solver's backups
+/// change them where the tree's shape may stay the same.
 fn signature_of(params: &Params) -> u64 {
     let limits = Limits {
         deadline: None,

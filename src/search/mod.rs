@@ -460,21 +460,17 @@ mod tests {
         let pos = play(crate::bench::ENDGAME);
         // Without priors: with them, a child valued 0.55 before its first visit waits behind
         // siblings whose playouts nearly all win too, and the solver never meets the move
-        // that proves them (see `prior`).
+        // that proves them (the solver is off by default; see `prior`).
         let params = Params {
             solver: true,
             prior_visits: 0,
             ..Params::default()
         };
-        let r = Searcher::new(params.clone(), 1)
+        let r = Searcher::new(params, 1)
             .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(r.proven, Known::Loss, "{} not proven lost", r.best);
-        let off = Params {
-            solver: false,
-            ..params
-        };
-        let r = Searcher::new(off, 1)
+        let r = Searcher::new(Params::default(), 1)
             .choose(&pos, &iterations(30_000))
             .unwrap();
         assert_eq!(

@@ -80,7 +80,7 @@ mod tests {
         assert_eq!(wins, vec!["D12", "H12"]);
         // With player 1 to move the same two holes are threats; no single peg of player 1
         // (barred from row 12) stops both.
-        let pos = play("E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2");
+        let pos = play(crate::bench::ENDGAME);
         assert_eq!(pos.to_move(), Player::One);
         assert_eq!(threats(&pos).len(), 2);
         let moves = pos.legal_moves();
