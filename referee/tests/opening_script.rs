@@ -140,3 +140,27 @@ fn a_mirrored_hole_counts_on_its_quarter_hole_and_a_bad_line_is_named() {
     assert_eq!(run.status.code(), Some(2));
     assert!(text(&run.stderr).contains("torn.jsonl:1: not a game record"));
 }
+
+#[test]
+fn a_later_file_replaces_an_earlier_ones_games_hole_by_hole() {
+    let dir = scratch("opening-script-later");
+    let old = games(&dir, "old.jsonl", &[("C2", "0"), ("C2", "0"), ("D3", "1")]);
+    let new = games(&dir, "new.jsonl", &[("J2", "1"), ("E5", "null")]);
+    let Some(run) = script(&["--partial", &old, &new]) else {
+        return;
+    };
+    let out = text(&run.stdout);
+    assert!(run.status.success(), "{out}{}", text(&run.stderr));
+    let row = |r: &str| out.lines().find(|l| l.starts_with(r)).unwrap().to_owned();
+    // C2 is the new file's one loss alone; D3 keeps the old file's game.
+    assert_eq!(row("| 2 |"), "| 2 | - | 0/1 **0** | - | - | - |", "{out}");
+    assert_eq!(row("| 3 |"), "| 3 | - | - | 0/1 **0** | - | - |", "{out}");
+    assert_eq!(
+        row("| 5 |"),
+        "| 5 | - | - | - | 0.5/1 **50** | - |",
+        "{out}"
+    );
+    assert!(out.starts_with("3 games (1 drawn)"), "{out}");
+    assert!(out.contains("old.jsonl: D3\n"), "{out}");
+    assert!(out.contains("new.jsonl: C2 E5\n"), "{out}");
+}

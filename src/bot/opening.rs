@@ -7,19 +7,19 @@ use crate::cell::{Cell, CELLS, SIZE};
 /// (rows 1-6 down, columns B-F across) and player 1 plays on without swapping. The other
 /// quarters follow by the board's two mirror symmetries, which keep each player's borders.
 ///
-/// Every hole is measured: 2,541 self-play games at CodinGame's clocks by the bot with the
-/// value network (signature 1189276), 100 from each hole of rows 1-2, column B and C4 and
-/// about 70 from each other hole (±10 and ±12 points at 95%), kept in
-/// `docs/openings/net-edge.jsonl` and `net-inner.jsonl` and checked against them by
-/// `referee/tests/opening_table.rs` (`docs/OPENINGS.md`).
+/// Every hole is measured by self-play at CodinGame's clocks: the 16 holes of rows 1-2,
+/// column B, C4 and D3 by the fourth tune's bot (signature 1408795), 70 games each (±11 points
+/// at 95%), kept in `docs/openings/tune4-first.jsonl`; the other 14 by the first network's bot
+/// (signature 1189276), 68 to 70 games each, in `docs/openings/net-inner.jsonl`. Both are
+/// checked against the table by `referee/tests/opening_table.rs` (`docs/OPENINGS.md`).
 const P0_SCORE: [[u8; 5]; 6] = [
     // B   C   D   E   F
-    [35, 32, 38, 34, 30], // row 1
-    [38, 47, 56, 33, 42], // row 2
-    [46, 63, 48, 46, 66], // row 3
-    [52, 54, 76, 46, 77], // row 4
-    [63, 68, 90, 91, 72], // row 5
-    [49, 58, 81, 86, 57], // row 6
+    [31, 36, 25, 24, 24], // row 1
+    [21, 21, 54, 34, 34], // row 2
+    [39, 63, 47, 46, 66], // row 3
+    [63, 49, 76, 46, 77], // row 4
+    [62, 68, 90, 91, 72], // row 5
+    [81, 58, 81, 86, 57], // row 6
 ];
 
 /// How far from half, in points, a hole's score may be for it to be one of our first pegs.
@@ -44,8 +44,8 @@ pub fn should_swap(first: Cell) -> bool {
 }
 
 /// The holes for our first peg as player 0: those whose score is within [`FIRST_PEG_BAND`]
-/// of half, where an opponent gains least whether it swaps or not (B4, B6, C2, D3 and their
-/// mirror images).
+/// of half, where an opponent gains least whether it swaps or not (C4, D3 and their mirror
+/// images).
 pub fn first_pegs() -> Vec<Cell> {
     let near_half = |c: &Cell| score(*c).map_or(false, |s| s.abs_diff(50) <= FIRST_PEG_BAND);
     (0..CELLS)
@@ -84,23 +84,20 @@ mod tests {
 
     #[test]
     fn swaps_what_scores_above_half_and_opens_nearest_half() {
-        for c in ["F6", "G7", "C4", "B4", "K9", "C3", "D2", "D5", "F4"] {
+        for c in ["F6", "G7", "B6", "B4", "K9", "C3", "D2", "D5", "F4"] {
             assert!(should_swap(cell(c)), "{c}");
         }
         for c in [
-            "E1", "F1", "G12", "E2", "H11", "A5", "B1", "B2", "D1", "B6", "C2", "D3",
+            "E1", "F1", "G12", "E2", "H11", "A5", "B1", "B2", "D1", "C4", "C2", "D3",
         ] {
             assert!(!should_swap(cell(c)), "{c}");
         }
         let mut pegs: Vec<String> = first_pegs().iter().map(|c| c.to_string()).collect();
         pegs.sort();
-        let mut expected = [
-            "B4", "K4", "B9", "K9", "B6", "K6", "B7", "K7", "C2", "J2", "C11", "J11", "D3", "I3",
-            "D10", "I10",
-        ];
+        let mut expected = ["C4", "J4", "C9", "J9", "D3", "I3", "D10", "I10"];
         expected.sort_unstable();
         assert_eq!(pegs, expected);
         let picked: std::collections::HashSet<Cell> = (0..64).map(first_peg).collect();
-        assert_eq!(picked.len(), 16);
+        assert_eq!(picked.len(), 8);
     }
 }
