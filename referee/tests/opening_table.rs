@@ -18,7 +18,12 @@ fn measured_in(file: &str) -> BTreeMap<Cell, (f64, u32)> {
     let mut holes = BTreeMap::new();
     for r in read_records(&docs.join(file)).unwrap() {
         assert_eq!(r.opening, 1, "{file} seed {}: one opening peg", r.seed);
-        assert!(r.cmd1.contains("--no-swap"), "seed {}: {}", r.seed, r.cmd1);
+        assert!(
+            r.cmd1.contains("--no-swap"),
+            "{file} seed {}: {}",
+            r.seed,
+            r.cmd1
+        );
         assert_ne!(r.moves[1], "SWAP", "{file} seed {}", r.seed);
         let first: Cell = r.moves[0].parse().unwrap();
         let points = match r.winner {
