@@ -1,73 +1,107 @@
-//! The engine's opening table against the self-play games it was read from
-//! (`docs/openings/net-inner.jsonl`, then `tune4-first.jsonl`, whose holes replace the older
-//! file's; see `docs/OPENINGS.md`): every hole's score is its games' score, the swap rule
-//! follows them, and the first pegs are the holes measured nearest half.
+//! The engine's opening tables against the self-play games they were read from
+//! (`docs/openings/tune4.jsonl`; see `docs/OPENINGS.md`): each hole's reply is its line of at
+//! least eight games that scored least for player 0, the hole's score is that line's, the
+//! swap rule follows the scores, and the first pegs are the holes that score nearest half.
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use twixt::bot::opening::{first_pegs, score, should_swap, FIRST_PEG_BAND};
+use twixt::bot::opening::{first_pegs, reply, score, should_swap, FIRST_PEG_BAND};
 use twixt::Cell;
 use twixt_referee::record::read_records;
 
 /// The measurement's files, oldest first: a hole that a later file measures takes its games.
-const FILES: [&str; 2] = ["net-inner.jsonl", "tune4-first.jsonl"];
+const FILES: [&str; 1] = ["tune4.jsonl"];
 
-/// Player 0's points and games after each first peg of one file.
-fn measured_in(file: &str) -> BTreeMap<Cell, (f64, u32)> {
+/// The fewest games of a line that may give the reply.
+const MIN_LINE: u32 = 8;
+
+/// Player 0's points and games on each line of a hole: player 1's reply, mirrored with the
+/// first peg into the quarter board (columns B-F, rows 1-6).
+type Lines = BTreeMap<Cell, (f64, u32)>;
+
+/// `c` mirrored by the flips that take `first` into the quarter board.
+fn into_quarter(first: Cell, c: Cell) -> Cell {
+    let x = if first.x() > 11 - first.x() {
+        11 - c.x()
+    } else {
+        c.x()
+    };
+    let y = if first.y() > 11 - first.y() {
+        11 - c.y()
+    } else {
+        c.y()
+    };
+    Cell::new(x, y).unwrap()
+}
+
+/// Each quarter hole's lines in one file.
+fn measured_in(file: &str) -> BTreeMap<Cell, Lines> {
     let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openings");
-    let mut holes = BTreeMap::new();
+    let mut holes: BTreeMap<Cell, Lines> = BTreeMap::new();
     for r in read_records(&docs.join(file)).unwrap() {
-        assert_eq!(r.opening, 1, "{file} seed {}: one opening peg", r.seed);
+        let seed = r.seed;
         assert!(
-            r.cmd1.contains("--no-swap"),
-            "{file} seed {}: {}",
-            r.seed,
-            r.cmd1
+            matches!(r.opening, 1 | 2),
+            "{file} seed {seed}: opening pegs"
         );
-        assert_ne!(r.moves[1], "SWAP", "{file} seed {}", r.seed);
+        assert!(r.cmd0.contains("--no-swap") && r.cmd1.contains("--no-swap"));
+        assert_ne!(r.moves[1], "SWAP", "{file} seed {seed}");
         let first: Cell = r.moves[0].parse().unwrap();
+        let answer: Cell = r.moves[1].parse().unwrap();
         let points = match r.winner {
             Some(0) => 1.0,
             Some(_) => 0.0,
             None => 0.5,
         };
-        let entry = holes.entry(first).or_insert((0.0, 0));
+        let hole = into_quarter(first, first);
+        let line = holes.entry(hole).or_default();
+        let entry = line.entry(into_quarter(first, answer)).or_insert((0.0, 0));
         entry.0 += points;
         entry.1 += 1;
     }
     holes
 }
 
-/// Player 0's points and games after each first peg, from the last file that measures it.
-fn measured() -> BTreeMap<Cell, (f64, u32)> {
+/// Each quarter hole's lines, from the last file that measures the hole.
+fn measured() -> BTreeMap<Cell, Lines> {
     FILES.iter().flat_map(|f| measured_in(f)).collect()
 }
 
+/// The reply of a hole's lines and player 0's score after it, in percent: the line of
+/// [`MIN_LINE`] games or more whose score, drawn towards half by two wins and two losses, is
+/// least (ties: more games, then the lower hole).
+fn book_line(lines: &Lines) -> Option<(Cell, f64)> {
+    let shrunk = |(p, n): (f64, u32)| (p + 2.0) / (f64::from(n) + 4.0);
+    let trusted = lines.iter().filter(|(_, &(_, n))| n >= MIN_LINE);
+    let best = trusted.min_by(|a, b| {
+        let by_score = shrunk(*a.1).partial_cmp(&shrunk(*b.1)).unwrap();
+        by_score.then(b.1 .1.cmp(&a.1 .1)).then(a.0.cmp(b.0))
+    })?;
+    Some((*best.0, 100.0 * shrunk(*best.1)))
+}
+
 #[test]
-fn the_table_holds_the_measured_scores_and_swaps_above_half() {
+fn the_tables_hold_the_best_measured_replies_and_their_scores() {
     let holes = measured();
     assert_eq!(holes.len(), 30, "{:?}", holes.keys());
-    for (&c, &(points, games)) in &holes {
-        assert!(games >= 68, "{c}: {games} games");
-        let percent = 100.0 * points / games as f64;
-        assert_eq!(
-            score(c),
-            Some(percent.round() as u8),
-            "{c}: {points}/{games}"
-        );
-        assert_eq!(should_swap(c), percent > 50.0, "{c}: {percent:.1}%");
+    for (&c, lines) in &holes {
+        let (answer, percent) = book_line(lines).unwrap_or_else(|| panic!("{c}: {lines:?}"));
+        assert_eq!(reply(c), Some(answer), "{c}: {lines:?}");
+        assert_eq!(score(c), Some(percent.round() as u8), "{c}: {lines:?}");
+        assert_eq!(should_swap(c), percent.round() > 50.0, "{c}: {percent:.1}%");
     }
 }
 
 #[test]
-fn the_first_pegs_are_the_measured_holes_nearest_half() {
+fn the_first_pegs_are_the_holes_scored_nearest_half() {
     let holes = measured();
     let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
     let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();
-    assert!(!ours.is_empty(), "no first peg");
-    for (c, &(points, games)) in &holes {
-        let percent = (100.0 * points / games as f64).round();
-        let near = (percent - 50.0).abs() <= f64::from(FIRST_PEG_BAND);
-        assert_eq!(ours.contains(c), near, "{c}: {points}/{games}");
+    let off_half = |lines: &Lines| (book_line(lines).unwrap().1.round() - 50.0).abs();
+    let nearest = holes.values().map(off_half).fold(f64::MAX, f64::min);
+    for (c, lines) in &holes {
+        let near = off_half(lines) <= nearest + f64::from(FIRST_PEG_BAND);
+        assert_eq!(ours.contains(c), near, "{c}: {} off half", off_half(lines));
     }
+    assert!(!ours.is_empty(), "no first peg");
 }

@@ -271,8 +271,8 @@ fn first_pick(seed: u64) -> u64 {
 }
 
 /// The move the opening table decides, with the answer's message: our first peg on the
-/// empty board (the table's hole that `pick` chooses), or SWAP of a first peg worth swapping
-/// (unless `no_swap`).
+/// empty board (the table's hole that `pick` chooses), SWAP of a first peg worth swapping
+/// (unless `no_swap`), or the table's reply to a first peg that stays.
 fn table_move(
     pos: &Position,
     last: Option<LastMove>,
@@ -282,12 +282,15 @@ fn table_move(
     if pos.to_move() == Player::Zero && pos.board().occupied().is_empty() {
         return Some((Move::Peg(opening::first_peg(pick)), "opening"));
     }
-    match last {
-        Some(LastMove::Peg(c)) if pos.swap_allowed() && !no_swap && opening::should_swap(c) => {
-            Some((Move::Swap, "swap"))
-        }
-        _ => None,
+    let first = match last {
+        Some(LastMove::Peg(c)) if pos.swap_allowed() => c,
+        _ => return None,
+    };
+    if !no_swap && opening::should_swap(first) {
+        return Some((Move::Swap, "swap"));
     }
+    let reply = opening::reply(first).filter(|&r| pos.legal_holes().has(r))?;
+    Some((Move::Peg(reply), "reply"))
 }
 
 fn describe(r: &Report) -> String {
@@ -354,15 +357,28 @@ mod tests {
     #[test]
     fn swaps_as_the_opening_table_says() {
         for (first, swap) in [
-            ("F6", true),
-            ("C3", true),
+            ("F6", false),
+            ("E6", true),
             ("E2", false),
             ("K12", false),
-            ("K9", true),
+            ("I7", true),
         ] {
             assert_eq!(opening::should_swap(first.parse().unwrap()), swap);
             let input = format!("{first}\n0\n0\n1\n{first}\n0\n");
             assert_eq!(run(&input).1.starts_with("SWAP"), swap, "{first}");
+        }
+    }
+
+    #[test]
+    fn answers_a_first_peg_it_keeps_with_the_table_reply() {
+        for first in ["B1", "C2", "K11", "E10"] {
+            let c: crate::cell::Cell = first.parse().unwrap();
+            assert!(!opening::should_swap(c), "{first}");
+            let reply = opening::reply(c).unwrap();
+            let (code, out, log) = run(&format!("{first}\n0\n0\n1\n{first}\n0\n"));
+            assert_eq!(code, 0);
+            assert!(out.starts_with(&format!("{reply} reply")), "{first}: {out}");
+            assert!(log.contains(&format!("{reply} (opening table)")), "{log}");
         }
     }
 
@@ -383,7 +399,7 @@ mod tests {
     #[test]
     fn opens_with_the_table_peg_and_keeps_its_search_for_the_reply() {
         let first = opening::first_peg(first_pick(1));
-        let (code, out, log) = run(&format!("FIRST\n0\n0\n0\n0\nG7\n1\n{first}\n0\n1\nG7\n0\n"));
+        let (code, out, log) = run(&format!("FIRST\n0\n0\n0\n0\nC3\n1\n{first}\n0\n1\nC3\n0\n"));
         assert_eq!(code, 0);
         assert!(out.starts_with(&format!("{first} ")), "{out}");
         assert!(reused_on_turn(&log, 2) > 0, "{log}");

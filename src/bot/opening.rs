@@ -1,40 +1,55 @@
-//! The first peg and the swap decision, from a table built by self-play (`docs/OPENINGS.md`,
-//! `scripts/opening-table`): player 0's score after its first peg on each hole.
+//! The first peg, the swap decision and player 1's first reply, from tables built by self-play
+//! (`docs/OPENINGS.md`, `scripts/opening-table`): for each hole, player 1's reply that scored
+//! best, and player 0's score after its first peg there and that reply.
 
 use crate::cell::{Cell, CELLS, SIZE};
 
 /// Player 0's score in percent when its first peg stands on a hole of the quarter board
-/// (rows 1-6 down, columns B-F across) and player 1 plays on without swapping. The other
-/// quarters follow by the board's two mirror symmetries, which keep each player's borders.
+/// (rows 1-6 down, columns B-F across) and player 1 answers with the hole's [`REPLY`]. The
+/// other quarters follow by the board's two mirror symmetries, which keep each player's
+/// borders.
 ///
-/// Every hole is measured by self-play at CodinGame's clocks: the 16 holes of rows 1-2,
-/// column B, C4 and D3 by the fourth tune's bot (signature 1408795), 70 games each (±11 points
-/// at 95%), kept in `docs/openings/tune4-first.jsonl`; the other 14 by the first network's bot
-/// (signature 1189276), 68 to 70 games each, in `docs/openings/net-inner.jsonl`. Both are
-/// checked against the table by `referee/tests/opening_table.rs` (`docs/OPENINGS.md`).
+/// Measured by the fourth tune's bot (signature 1408795) against itself at CodinGame's clocks,
+/// without swaps, in `docs/openings/tune4.jsonl`: from every hole, and from every hole with
+/// the replies that had scored best, at least 8 games a line. A line's score is drawn towards
+/// half by two games won and two lost. Checked against the games by
+/// `referee/tests/opening_table.rs` (`docs/OPENINGS.md`).
 const P0_SCORE: [[u8; 5]; 6] = [
     // B   C   D   E   F
-    [31, 36, 25, 24, 24], // row 1
-    [21, 21, 54, 34, 34], // row 2
-    [39, 63, 47, 46, 66], // row 3
-    [63, 49, 76, 46, 77], // row 4
-    [62, 68, 90, 91, 72], // row 5
-    [81, 58, 81, 86, 57], // row 6
+    [14, 13, 17, 12, 10], // row 1
+    [14, 6, 16, 8, 7],    // row 2
+    [15, 38, 14, 17, 17], // row 3
+    [42, 17, 25, 17, 17], // row 4
+    [41, 33, 58, 25, 17], // row 5
+    [24, 17, 75, 75, 42], // row 6
 ];
 
-/// How far from half, in points, a hole's score may be for it to be one of our first pegs.
-/// The measured scores are good to about ±10 points, so the holes within 3 of half cannot be
-/// told apart; playing all of them gives an opponent's book more to prepare for.
-pub const FIRST_PEG_BAND: u8 = 3;
+/// Player 1's reply to a first peg on each hole of [`P0_SCORE`], in the same quarter's frame:
+/// of the replies played at least 8 times from there, the one after which player 0 scored
+/// least. Self-play's own replies include blunders (after B6 the search played D7 in 43
+/// games of 70 and lost 41), which a first peg's score alone hides.
+const REPLY: [[&str; 5]; 6] = [
+    ["G9", "F9", "F9", "E9", "F5"], // row 1
+    ["F9", "G9", "G9", "G9", "G9"], // row 2
+    ["F9", "F9", "F9", "F9", "F9"], // row 3
+    ["E6", "F9", "G9", "F9", "F9"], // row 4
+    ["F8", "F8", "F8", "F9", "G9"], // row 5
+    ["E8", "D4", "D9", "E8", "F8"], // row 6
+];
 
-/// Player 0's score after a first peg on `c`, or `None` where player 0 may not play.
+/// Player 0's score after a first peg on `c` and the table's reply, or `None` where player 0
+/// may not play.
 pub fn score(c: Cell) -> Option<u8> {
+    let (x, y) = quarter(c)?;
+    Some(P0_SCORE[y][x - 1])
+}
+
+/// The hole of the quarter board that `c` is or mirrors, as (column, row) from 0; `None` in
+/// columns A and L, where player 0 may not play.
+fn quarter(c: Cell) -> Option<(usize, usize)> {
     let last = SIZE as i32 - 1;
     let (x, y) = (c.x().min(last - c.x()), c.y().min(last - c.y()));
-    if x == 0 {
-        return None;
-    }
-    Some(P0_SCORE[y as usize][x as usize - 1])
+    (x > 0).then(|| (x as usize, y as usize))
 }
 
 /// Whether player 1 should swap player 0's first peg on `first`: it does when player 0 scores
@@ -43,15 +58,33 @@ pub fn should_swap(first: Cell) -> bool {
     score(first).map_or(false, |s| s > 50)
 }
 
+/// Our reply as player 1 to a first peg on `first` that stays (not swapped): the table's
+/// reply, mirrored as `first` mirrors its quarter hole; `None` where player 0 may not play.
+pub fn reply(first: Cell) -> Option<Cell> {
+    let (x, y) = quarter(first)?;
+    let r: Cell = REPLY[y][x - 1].parse().ok()?;
+    let last = SIZE as i32 - 1;
+    let mirror = |v: i32, flipped: bool| if flipped { last - v } else { v };
+    Cell::new(
+        mirror(r.x(), first.x() > last - first.x()),
+        mirror(r.y(), first.y() > last - first.y()),
+    )
+}
+
+/// How much farther from half, in points, than the hole nearest half a hole's score may be for
+/// it to be one of our first pegs. The measured scores are good to ±10 points at best (±30
+/// on a line of 8 games), so holes so close cannot be told apart; playing all of them gives an opponent's book more to
+/// prepare for.
+pub const FIRST_PEG_BAND: u8 = 3;
+
 /// The holes for our first peg as player 0: those whose score is within [`FIRST_PEG_BAND`]
-/// of half, where an opponent gains least whether it swaps or not (C4, D3 and their mirror
-/// images).
+/// of the score nearest half, where an opponent gains least whether it swaps or not.
 pub fn first_pegs() -> Vec<Cell> {
-    let near_half = |c: &Cell| score(*c).map_or(false, |s| s.abs_diff(50) <= FIRST_PEG_BAND);
-    (0..CELLS)
-        .filter_map(Cell::from_index)
-        .filter(near_half)
-        .collect()
+    let off_half = |c: Cell| score(c).map(|s| s.abs_diff(50));
+    let holes = || (0..CELLS).filter_map(Cell::from_index);
+    let nearest = holes().filter_map(off_half).min().unwrap_or(0);
+    let near = |c: &Cell| off_half(*c).map_or(false, |d| d <= nearest + FIRST_PEG_BAND);
+    holes().filter(near).collect()
 }
 
 /// Our first peg as player 0: one of [`first_pegs`], chosen by `pick` (a random number), so
@@ -83,21 +116,48 @@ mod tests {
     }
 
     #[test]
+    fn every_reply_is_a_hole_of_player_1_and_mirrors_with_the_first_peg() {
+        for c in Cell::all() {
+            let r = match reply(c) {
+                Some(r) => r,
+                None => {
+                    assert!(!c.allowed_for(Player::Zero), "{c} has no reply");
+                    continue;
+                }
+            };
+            assert!(r.allowed_for(Player::One) && r != c, "{c}: {r}");
+            let flips = [(true, false), (false, true), (true, true)];
+            for (fx, fy) in flips {
+                let flip = |d: Cell| {
+                    let x = if fx { 11 - d.x() } else { d.x() };
+                    Cell::new(x, if fy { 11 - d.y() } else { d.y() }).unwrap()
+                };
+                assert_eq!(reply(flip(c)), Some(flip(r)), "{c} flipped {fx} {fy}");
+            }
+        }
+        assert_eq!(reply(cell("B6")), Some(cell("E8")));
+        assert_eq!(reply(cell("K7")), Some(cell("H5")));
+    }
+
+    #[test]
     fn swaps_what_scores_above_half_and_opens_nearest_half() {
-        for c in ["F6", "G7", "B6", "B4", "K9", "C3", "D2", "D5", "F4"] {
+        for c in ["E6", "D6", "D5", "H6", "I7", "D8"] {
             assert!(should_swap(cell(c)), "{c}");
         }
         for c in [
-            "E1", "F1", "G12", "E2", "H11", "A5", "B1", "B2", "D1", "C4", "C2", "D3",
+            "F6", "G7", "B4", "B6", "C3", "E1", "K9", "A5", "C2", "D3", "H11",
         ] {
             assert!(!should_swap(cell(c)), "{c}");
         }
         let mut pegs: Vec<String> = first_pegs().iter().map(|c| c.to_string()).collect();
         pegs.sort();
-        let mut expected = ["C4", "J4", "C9", "J9", "D3", "I3", "D10", "I10"];
+        let mut expected = [
+            "B4", "K4", "B9", "K9", "B5", "K5", "B8", "K8", "D5", "I5", "D8", "I8", "F6", "G6",
+            "F7", "G7",
+        ];
         expected.sort_unstable();
         assert_eq!(pegs, expected);
         let picked: std::collections::HashSet<Cell> = (0..64).map(first_peg).collect();
-        assert_eq!(picked.len(), 8);
+        assert_eq!(picked.len(), 16);
     }
 }
