@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use twixt::bot::opening::{first_pegs, reply, score, should_swap, FIRST_PEG_BAND};
+use twixt::bot::opening::{first_pegs, first_reply, score, should_swap, FIRST_PEG_BAND};
 use twixt::Cell;
 use twixt_referee::record::read_records;
 
@@ -87,7 +87,7 @@ fn the_tables_hold_the_best_measured_replies_and_their_scores() {
     assert_eq!(holes.len(), 30, "{:?}", holes.keys());
     for (&c, lines) in &holes {
         let (answer, percent) = book_line(lines).unwrap_or_else(|| panic!("{c}: {lines:?}"));
-        assert_eq!(reply(c), Some(answer), "{c}: {lines:?}");
+        assert_eq!(first_reply(c), Some(answer), "{c}: {lines:?}");
         assert_eq!(score(c), Some(percent.round() as u8), "{c}: {lines:?}");
         assert_eq!(should_swap(c), percent.round() > 50.0, "{c}: {percent:.1}%");
     }

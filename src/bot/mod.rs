@@ -289,8 +289,8 @@ fn table_move(
     if !no_swap && opening::should_swap(first) {
         return Some((Move::Swap, "swap"));
     }
-    let reply = opening::reply(first).filter(|&r| pos.legal_holes().has(r))?;
-    Some((Move::Peg(reply), "reply"))
+    let peg = opening::first_reply(first).filter(|&r| pos.legal_holes().has(r))?;
+    Some((Move::Peg(peg), "reply"))
 }
 
 fn describe(r: &Report) -> String {
@@ -374,7 +374,7 @@ mod tests {
         for first in ["B1", "C2", "K11", "E10"] {
             let c: crate::cell::Cell = first.parse().unwrap();
             assert!(!opening::should_swap(c), "{first}");
-            let reply = opening::reply(c).unwrap();
+            let reply = opening::first_reply(c).unwrap();
             let (code, out, log) = run(&format!("{first}\n0\n0\n1\n{first}\n0\n"));
             assert_eq!(code, 0);
             assert!(out.starts_with(&format!("{reply} reply")), "{first}: {out}");

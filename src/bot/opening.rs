@@ -49,7 +49,7 @@ pub fn score(c: Cell) -> Option<u8> {
 fn quarter(c: Cell) -> Option<(usize, usize)> {
     let last = SIZE as i32 - 1;
     let (x, y) = (c.x().min(last - c.x()), c.y().min(last - c.y()));
-    (x > 0).then(|| (x as usize, y as usize))
+    (x > 0).then_some((x as usize, y as usize))
 }
 
 /// Whether player 1 should swap player 0's first peg on `first`: it does when player 0 scores
@@ -60,7 +60,7 @@ pub fn should_swap(first: Cell) -> bool {
 
 /// Our reply as player 1 to a first peg on `first` that stays (not swapped): the table's
 /// reply, mirrored as `first` mirrors its quarter hole; `None` where player 0 may not play.
-pub fn reply(first: Cell) -> Option<Cell> {
+pub fn first_reply(first: Cell) -> Option<Cell> {
     let (x, y) = quarter(first)?;
     let r: Cell = REPLY[y][x - 1].parse().ok()?;
     let last = SIZE as i32 - 1;
@@ -121,7 +121,7 @@ mod tests {
     #[test]
     fn every_reply_is_a_hole_of_player_1_and_mirrors_with_the_first_peg() {
         for c in Cell::all() {
-            let r = match reply(c) {
+            let r = match first_reply(c) {
                 Some(r) => r,
                 None => {
                     assert!(!c.allowed_for(Player::Zero), "{c} has no reply");
@@ -135,11 +135,11 @@ mod tests {
                     let x = if fx { 11 - d.x() } else { d.x() };
                     Cell::new(x, if fy { 11 - d.y() } else { d.y() }).unwrap()
                 };
-                assert_eq!(reply(flip(c)), Some(flip(r)), "{c} flipped {fx} {fy}");
+                assert_eq!(first_reply(flip(c)), Some(flip(r)), "{c} flipped {fx} {fy}");
             }
         }
-        assert_eq!(reply(cell("B6")), Some(cell("E8")));
-        assert_eq!(reply(cell("K7")), Some(cell("H5")));
+        assert_eq!(first_reply(cell("B6")), Some(cell("E8")));
+        assert_eq!(first_reply(cell("K7")), Some(cell("H5")));
     }
 
     #[test]
