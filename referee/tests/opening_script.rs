@@ -105,6 +105,15 @@ fn games(dir: &Path, name: &str, lines: &[(&str, &str, &str)]) -> String {
     path.to_string_lossy().into_owned()
 }
 
+/// The output of `scripts/opening-table --partial FILES`, which must succeed; `None` without
+/// python3.
+fn partial(files: &[&str]) -> Option<String> {
+    let run = script(&[&["--partial"], files].concat())?;
+    let out = text(&run.stdout);
+    assert!(run.status.success(), "{out}{}", text(&run.stderr));
+    Some(out)
+}
+
 /// The line of the script's output that starts with `start`.
 fn line_of(out: &str, start: &str) -> String {
     let found = out.lines().find(|l| l.starts_with(start));
@@ -126,11 +135,9 @@ fn a_mirrored_game_counts_on_its_quarter_line_and_a_bad_line_is_named() {
         ("H8", "G9", "1"),
     ];
     let file = games(&dir, "mirrored.jsonl", &mirrored);
-    let Some(run) = script(&["--partial", &file]) else {
+    let Some(out) = partial(&[&file]) else {
         return;
     };
-    let out = text(&run.stdout);
-    assert!(run.status.success(), "{out}{}", text(&run.stderr));
     assert_eq!(line_of(&out, "  C2:"), "  C2: G9 2.5/4, F5 0/1", "{out}");
     assert_eq!(line_of(&out, "  E5:"), "  E5: F4 0/1", "{out}");
     assert_eq!(line_of(&out, "| 2 |"), "| 2 | - | - | - | - | - |", "{out}");
@@ -169,11 +176,9 @@ fn the_reply_is_the_line_of_eight_games_that_scores_least() {
     lines.extend([("C2", "F5", "1"); 8]);
     lines.extend([("C2", "E6", "1"); 7]);
     let file = games(&dir, "lines.jsonl", &lines);
-    let Some(run) = script(&["--partial", &file]) else {
+    let Some(out) = partial(&[&file]) else {
         return;
     };
-    let out = text(&run.stdout);
-    assert!(run.status.success(), "{out}{}", text(&run.stderr));
     assert_eq!(
         line_of(&out, "  C2:"),
         "  C2: F5* 0/8, G9 2/8, E6 0/7",
@@ -196,11 +201,9 @@ fn a_later_file_replaces_an_earlier_ones_games_hole_by_hole() {
         "new.jsonl",
         &[("J2", "F9", "1"), ("E5", "G9", "null")],
     );
-    let Some(run) = script(&["--partial", &old, &new]) else {
+    let Some(out) = partial(&[&old, &new]) else {
         return;
     };
-    let out = text(&run.stdout);
-    assert!(run.status.success(), "{out}{}", text(&run.stderr));
     // C2 is the new file's one loss alone; D3 keeps the old file's game.
     assert_eq!(line_of(&out, "  C2:"), "  C2: G9 0/1", "{out}");
     assert_eq!(line_of(&out, "  D3:"), "  D3: G9 0/1", "{out}");
