@@ -6,13 +6,14 @@ use twixt::board::Board;
 use twixt::bridge::Bridge;
 use twixt::knowledge::inputs;
 use twixt::knowledge::network::Network;
+use twixt::knowledge::Policy;
 use twixt::rng::FastRng;
 use twixt::search::RootMove;
 use twixt::{Cell, Move, Player, Position};
 use twixt_train::data::Search;
 use twixt_train::data::{Game, Ply};
 use twixt_train::net::model::{Layout, Model};
-use twixt_train::net::samples::{Mirrors, Samples};
+use twixt_train::net::samples::{Mirrors, Samples, Targets};
 use twixt_train::net::{file, quantized};
 
 /// A random game to its end, with its winner.
@@ -122,10 +123,19 @@ fn searched_game(seed: u64) -> Game {
 
 #[test]
 fn the_gradient_is_the_slope_of_the_loss_for_both_heads() {
-    let samples = Samples::of_games(&[searched_game(3)]);
-    let s = samples.get(samples.len() / 2);
-    assert!(s.policy.is_some());
-    for layout in LAYOUTS {
+    let games = [searched_game(3)];
+    let shipped = Policy::shipped().unwrap();
+    let plain = Samples::of_games(&games);
+    // The head's logits added to the 85-feature policy's, as `--base-policy` fits them.
+    let based = Samples::with_base(&games, Targets::default(), Some(&shipped));
+    let cases = [
+        (&plain, LAYOUTS[0]),
+        (&plain, LAYOUTS[1]),
+        (&based, LAYOUTS[1]),
+    ];
+    for (samples, layout) in cases {
+        let s = samples.get(samples.len() / 2);
+        assert!(s.policy.is_some());
         let mut model = Model::new(9, layout);
         let n = layout.params();
         let mut grad = vec![0.0; n];
@@ -176,7 +186,8 @@ fn the_gradient_is_the_slope_of_the_loss_for_both_heads() {
         assert!(checked.len() * 10 > touched.len() * 9, "{}", checked.len());
         assert!(
             missed.is_empty(),
-            "{layout:?}: {} of {} parameters off their slope, first {:?}",
+            "{layout:?}, base logits {}: {} of {} parameters off their slope, first {:?}",
+            !s.policy.unwrap().base.is_empty(),
             missed.len(),
             checked.len(),
             missed.first()
@@ -328,11 +339,9 @@ fn samples_hold_every_position_of_decided_games_from_the_mover_s_side() {
     }
 }
 
-#[test]
-fn a_fit_is_the_same_for_the_same_seed() {
-    let games: Vec<Game> = (0..8).map(random_game).collect();
-    let samples = Samples::of_games(&games);
-    let options = |seed| twixt_train::net::fit::NetOptions {
+/// The options of a small fit from `seed`: two epochs of batches of 16, a value alone.
+fn net_options(seed: u64) -> twixt_train::net::fit::NetOptions {
+    twixt_train::net::fit::NetOptions {
         data: Vec::new(),
         out: "unused".into(),
         epochs: 2,
@@ -347,10 +356,19 @@ fn a_fit_is_the_same_for_the_same_seed() {
         value_mix: 0.0,
         children: 0,
         child_mix: None,
+        base_policy: false,
+        freeze_value: false,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,
-    };
+    }
+}
+
+#[test]
+fn a_fit_is_the_same_for_the_same_seed() {
+    let games: Vec<Game> = (0..8).map(random_game).collect();
+    let samples = Samples::of_games(&games);
+    let options = net_options;
     let fit = |seed| {
         twixt_train::net::fit::fit(
             &samples,
@@ -417,7 +435,6 @@ fn probe_reads_results_files_and_names_a_bad_line() {
 
 #[test]
 fn child_positions_join_the_samples_with_mixed_targets() {
-    use twixt_train::net::samples::Targets;
     let game = searched_game(6);
     let winner = game.winner.expect("a decided game");
     let plain = Samples::of_games(std::slice::from_ref(&game));
@@ -472,4 +489,92 @@ fn child_positions_join_the_samples_with_mixed_targets() {
     }
     assert_eq!(i, mixed.len());
     assert!(children > 30, "{children}");
+}
+
+#[test]
+fn base_logits_are_the_shipped_policy_s_for_each_searched_move() {
+    let shipped = Policy::shipped().unwrap();
+    let games = [searched_game(4), searched_game(7)];
+    let plain = Samples::of_games(&games);
+    let based = Samples::with_base(&games, Targets::default(), Some(&shipped));
+    assert_eq!(plain.len(), based.len());
+    // The features' examples of the same searches, made by the policy fit's own reader.
+    let mut examples = games.iter().flat_map(twixt_train::examples::of_game);
+    let mut searched = 0;
+    for i in 0..based.len() {
+        let (p, b) = (plain.get(i).policy, based.get(i).policy);
+        assert_eq!(p.is_some(), b.is_some(), "sample {i}");
+        let (Some(p), Some(b)) = (p, b) else { continue };
+        assert!(
+            p.base.is_empty(),
+            "sample {i}: base logits without a base policy"
+        );
+        assert_eq!((p.holes, p.targets), (b.holes, b.targets), "sample {i}");
+        let example = examples
+            .next()
+            .expect("an example for each searched sample");
+        let want: Vec<f32> = example.moves.iter().map(|a| shipped.logit(a)).collect();
+        assert_eq!(b.base, &want[..], "sample {i}");
+        searched += 1;
+    }
+    assert!(examples.next().is_none());
+    assert!(searched > 20, "{searched}");
+    // A head of zeros adds nothing: the scores are the features' own, by the policy fit's
+    // scorer, and so is the loss the fit descends.
+    let mut zero = Model::new(1, LAYOUTS[1]);
+    let head = zero.layout.policy();
+    zero.params[head..].fill(0.0);
+    let net = twixt_train::net::score::network_policy(&zero, &based);
+    let features = twixt_train::net::score::features_policy(&games).unwrap();
+    assert_eq!(net.positions, features.positions);
+    assert_eq!((net.top1, net.top5), (features.top1, features.top5));
+    assert!((net.cross_entropy - features.log_loss).abs() < 1e-4);
+    let mut losses = 0.0;
+    for i in 0..based.len() {
+        let mut grad = vec![0.0; zero.params.len()];
+        losses += f64::from(zero.backward(&based.get(i), 1.0, &mut grad).policy);
+    }
+    let mean = losses / features.positions as f64;
+    assert!((mean - features.log_loss).abs() < 1e-4, "{mean}");
+}
+
+#[test]
+fn a_frozen_value_fit_moves_the_policy_head_alone() {
+    let layout = Layout {
+        hidden: 16,
+        policy: false,
+    };
+    let value = Model::new(3, layout);
+    let start = value.clone().with_policy_head(5);
+    let cut = start.layout.policy();
+    assert!(start.layout.policy && start.params.len() > cut);
+    assert_eq!(
+        start.params[..cut],
+        value.params[..],
+        "the value's weights kept"
+    );
+    let games: Vec<Game> = (0..4).map(searched_game).collect();
+    let shipped = Policy::shipped().unwrap();
+    let samples = Samples::with_base(&games, Targets::default(), Some(&shipped)).searched();
+    assert!((0..samples.len()).all(|i| samples.get(i).policy.is_some()));
+    let mut o = net_options(3);
+    o.freeze_value = true;
+    let fitted = twixt_train::net::fit::fit(&samples, start.clone(), &o, |_, _, _| {}).unwrap();
+    assert_eq!(
+        fitted.params[..cut],
+        start.params[..cut],
+        "a frozen value moved"
+    );
+    assert_ne!(
+        fitted.params[cut..],
+        start.params[cut..],
+        "the head did not move"
+    );
+    o.freeze_value = false;
+    let free = twixt_train::net::fit::fit(&samples, start.clone(), &o, |_, _, _| {}).unwrap();
+    assert_ne!(
+        free.params[..cut],
+        start.params[..cut],
+        "an unfrozen fit moves the value"
+    );
 }

@@ -109,12 +109,43 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         value_mix: 0.0,
         children: 0,
         child_mix: None,
+        base_policy: false,
+        freeze_value: false,
         policy_weight: 1.0,
         row_bits: 8,
         policy_bits: 8,
     };
     net::fit::run(&options).unwrap();
     let model = net::file::read(&model_path).unwrap();
+
+    // A head fitted on that value, frozen, as a correction of the shipped features: the
+    // value ships to the bit as it was.
+    let head_path = dir.path().join("head.txt");
+    let head_options = NetOptions {
+        out: head_path.clone(),
+        init: Some(model_path.clone()),
+        policy: true,
+        base_policy: true,
+        freeze_value: true,
+        ..options.clone()
+    };
+    net::fit::run(&head_options).unwrap();
+    let head = net::file::read(&head_path).unwrap();
+    assert!(head.layout.policy);
+    let cut = head.layout.policy();
+    assert_eq!(head.params[..cut], model.params[..]);
+    let (with, without) = (head.quantize(8, 8).unwrap(), model.quantize(8, 8).unwrap());
+    assert!(with.policy.is_some());
+    assert_eq!(
+        (&with.rows, with.bias, with.out),
+        (&without.rows, without.bias, without.out)
+    );
+    let frozen = NetOptions {
+        policy: false,
+        ..head_options
+    };
+    let error = format!("{:#}", net::fit::run(&frozen).unwrap_err());
+    assert!(error.contains("--freeze-value"), "{error}");
     let module = net::export::module(&model.quantize(8, 8).unwrap(), "value.txt");
     let text = module.split('"').nth(1).expect("the integers' string");
     let network = Network::decode(text).unwrap();

@@ -8,10 +8,11 @@ use super::samples::{Mirrors, PolicyTarget, Sample, Samples, Targets};
 use super::{quantized, score};
 use crate::data::{self, Game};
 use crate::fitcmd::HOLD_OUT_EVERY;
-use anyhow::{bail, Result};
+use anyhow::{anyhow, bail, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use twixt::knowledge::network::MAX_HIDDEN;
+use twixt::knowledge::Policy;
 use twixt::rng::FastRng;
 
 /// The options of `twixt-train net`.
@@ -48,7 +49,8 @@ pub struct NetOptions {
     /// Hidden units a view (for a fresh model; `--init` keeps its model's).
     #[arg(long, default_value_t = 32)]
     pub hidden: usize,
-    /// Give a fresh model a policy head, trained on the full searches' visit shares.
+    /// Give the model a policy head (a fresh model, or an `--init` model without one),
+    /// trained on the full searches' visit shares.
     #[arg(long)]
     pub policy: bool,
     /// The weight of the search's value in a searched position's value target, against the
@@ -64,6 +66,15 @@ pub struct NetOptions {
     /// by default.
     #[arg(long)]
     pub child_mix: Option<f32>,
+    /// Fit the policy head as a correction of the shipped 85-feature softmax: its logits
+    /// are added to the features' in the loss and the scores, as the engine adds them at
+    /// `net_policy=1`.
+    #[arg(long)]
+    pub base_policy: bool,
+    /// Keep the value's weights (the input rows, the hidden bias, the value's outputs) as
+    /// they are and fit the policy head alone, on the positions of full searches only.
+    #[arg(long)]
+    pub freeze_value: bool,
     /// The weight of the policy's cross-entropy beside the value's log-loss.
     #[arg(long, default_value_t = 1.0)]
     pub policy_weight: f32,
@@ -118,6 +129,7 @@ pub fn fit(
                     PolicyTarget {
                         holes: &holes,
                         targets: p.targets,
+                        base: p.base,
                     }
                 });
                 let last = s.last.map(|c| c.map(|c| mirrors.cell(k, s.mover, c)));
@@ -130,7 +142,13 @@ pub fn fit(
                 let loss = model.backward(&mirrored, o.policy_weight, &mut grad);
                 total += f64::from(loss.value + o.policy_weight * loss.policy);
             }
-            let decay = (o.l2, model.layout.bias());
+            let decay = match o.freeze_value {
+                true => {
+                    grad[..model.layout.policy()].fill(0.0);
+                    (0.0, 0)
+                }
+                false => (o.l2, model.layout.bias()),
+            };
             adam.step(&mut model.params, &grad, batch.len(), rate, decay);
         }
         let loss = total / train.len().max(1) as f64;
@@ -169,6 +187,7 @@ pub fn run(o: &NetOptions) -> Result<()> {
         }
     }
     let init = match &o.init {
+        Some(path) if o.policy => file::read(path)?.with_policy_head(o.seed),
         Some(path) => file::read(path)?,
         None => {
             let hidden = o.hidden;
@@ -185,10 +204,20 @@ pub fn run(o: &NetOptions) -> Result<()> {
         children: o.children,
         child_mix,
     };
-    let (train, held) = (
-        Samples::with_targets(&train_games, targets),
-        Samples::of_games(&held_games),
+    if o.freeze_value && !init.layout.policy {
+        bail!("--freeze-value fits the policy head alone: give --policy, or an --init model with a head");
+    }
+    let base = match o.base_policy {
+        true => Some(Policy::shipped().map_err(|e| anyhow!("the shipped policy: {e}"))?),
+        false => None,
+    };
+    let (mut train, held) = (
+        Samples::with_base(&train_games, targets, base.as_ref()),
+        Samples::with_base(&held_games, Targets::default(), base.as_ref()),
     );
+    if o.freeze_value {
+        train = train.searched();
+    }
     if train.is_empty() || held.is_empty() {
         bail!(
             "too few decided games to fit and score: {} positions to fit, {} held out",
@@ -273,6 +302,11 @@ fn report(model: &Model, held: &Samples, o: &NetOptions) -> Result<()> {
         println!(
             "{}",
             score::network_policy(model, held).line("network policy")
+        );
+        println!(
+            "{}",
+            score::shipped_policy(&net, held)
+                .line(&format!("shipped integers ({}-bit)", o.policy_bits))
         );
     }
     Ok(())

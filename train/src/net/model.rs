@@ -2,7 +2,7 @@
 //! parameters in [`Layout`]'s order), its forward pass, its gradient for both heads, and its
 //! rounding to the integers that ship.
 
-use super::samples::{Sample, Surroundings};
+use super::samples::{PolicyTarget, Sample, Surroundings};
 use anyhow::{bail, Result};
 use twixt::knowledge::network::local::{self, LOCAL};
 use twixt::knowledge::network::{
@@ -73,6 +73,21 @@ impl Model {
         Model { layout, params }
     }
 
+    /// This model with a fresh policy head (weights drawn from `seed` as [`Model::new`]
+    /// draws them), its value's weights kept; a model with a head is returned as it is.
+    pub fn with_policy_head(self, seed: u64) -> Model {
+        if self.layout.policy {
+            return self;
+        }
+        let layout = Layout {
+            policy: true,
+            ..self.layout
+        };
+        let mut params = Model::new(seed, layout).params;
+        params[..self.params.len()].copy_from_slice(&self.params);
+        Model { layout, params }
+    }
+
     /// The first parameter that is a NaN or an infinity, with its index.
     pub fn first_non_finite(&self) -> Option<(usize, f32)> {
         self.params
@@ -136,6 +151,14 @@ impl Model {
             .collect()
     }
 
+    /// The logits of a search's moves `p` that its visit shares are learned from: the head's,
+    /// plus the base policy's where the samples carry them.
+    pub fn target_logits(&self, f: &Forward, around: &Surroundings, p: &PolicyTarget) -> Vec<f32> {
+        let mut logits = self.logits(f, around, p.holes);
+        logits.iter_mut().zip(p.base).for_each(|(l, b)| *l += b);
+        logits
+    }
+
     /// Adds the gradient of the sample's loss to `grad` (the policy's cross-entropy weighted
     /// by `policy_weight`); returns the losses.
     pub fn backward(&self, s: &Sample, policy_weight: f32, grad: &mut [f32]) -> Loss {
@@ -158,7 +181,7 @@ impl Model {
         };
         if let (Some(p), true) = (&s.policy, l.policy) {
             let around = s.surroundings();
-            let q = softmax(&self.logits(&f, &around, p.holes));
+            let q = softmax(&self.target_logits(&f, &around, p));
             for ((&k, &t), &q) in p.holes.iter().zip(p.targets).zip(&q) {
                 loss.policy -= t * q.max(1e-12).ln();
                 let d = policy_weight * (q - t);

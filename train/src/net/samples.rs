@@ -5,9 +5,10 @@
 use crate::data::{Game, Search};
 use twixt::bridge::{Bridge, BRIDGES};
 use twixt::cell::CELLS;
+use twixt::knowledge::features::Context;
 use twixt::knowledge::inputs::{self, view, INPUTS};
 use twixt::knowledge::network::{hole_of, hole_of_move, local, POLICY_HOLES};
-use twixt::knowledge::value;
+use twixt::knowledge::{value, Policy};
 use twixt::search::params::Params;
 use twixt::{Cell, Move, Player, Position};
 
@@ -36,6 +37,8 @@ pub struct Samples {
     holes: Vec<u16>,
     /// Each root move's share of its search's visits, beside `holes`.
     shares: Vec<f32>,
+    /// Each root move's logit by the base policy, beside `holes` (empty without one).
+    base: Vec<f32>,
     /// Where each sample's holes start (one more entry than samples); a sample without a
     /// full search has none.
     policy_start: Vec<u32>,
@@ -169,24 +172,35 @@ pub struct PolicyTarget<'a> {
     pub holes: &'a [u16],
     /// Each one's share of the visits (they sum to 1).
     pub targets: &'a [f32],
+    /// Each one's logit by the base policy the head's logits are added to (the shipped
+    /// 85-feature softmax, as the engine adds them with `net_policy`); empty without one.
+    pub base: &'a [f32],
 }
 
-/// A full search's root moves as the mover's holes, and their shares of the visits.
-type PolicyPairs = (Vec<u16>, Vec<f32>);
+/// A full search's root moves as the mover's holes, their shares of the visits and their
+/// base logits (none without a base policy).
+type PolicyPairs = (Vec<u16>, Vec<f32>, Vec<f32>);
 
 /// The visits of `search` at `pos` as holes of the mover and shares, or `None` when it gave
 /// no visit. SWAP is the hole it gives the mover (the first peg transposed), as the engine's
-/// policy reads it.
-fn policy_target(pos: &Position, search: &Search) -> Option<PolicyPairs> {
+/// policy reads it. With `base`, each move's logit by that policy in its context.
+fn policy_target(
+    pos: &Position,
+    search: &Search,
+    base: Option<(&Policy, &Context)>,
+) -> Option<PolicyPairs> {
     let total: u32 = search.visits.iter().map(|v| v.1).sum();
     if total == 0 {
         return None;
     }
-    let mut out = (Vec::new(), Vec::new());
+    let mut out = (Vec::new(), Vec::new(), Vec::new());
     for &(mv, n) in &search.visits {
         if let Some(k) = hole_of_move(pos, mv) {
             out.0.push(k as u16);
             out.1.push(n as f32 / total as f32);
+            if let Some((policy, ctx)) = base {
+                out.2.push(policy.logit(&ctx.features(mv)));
+            }
         }
     }
     Some(out)
@@ -201,7 +215,7 @@ impl Samples {
             ..Samples::default()
         };
         for game in games {
-            out.add_game(game, Targets::default());
+            out.add_game(game, Targets::default(), None);
         }
         out
     }
@@ -210,14 +224,20 @@ impl Samples {
     /// positions' results mixed with the search's value, and the positions after the
     /// searches' most visited other moves added.
     pub fn with_targets(games: &[Game], targets: Targets) -> Samples {
+        Samples::with_base(games, targets, None)
+    }
+
+    /// [`Samples::with_targets`], each full search's moves also scored by `base` (the
+    /// policy a head's logits are added to), when there is one.
+    pub fn with_base(games: &[Game], targets: Targets, base: Option<&Policy>) -> Samples {
         let mut out = Samples::of_games(&[]);
         for game in games {
-            out.add_game(game, targets);
+            out.add_game(game, targets, base);
         }
         out
     }
 
-    fn add_game(&mut self, game: &Game, t: Targets) {
+    fn add_game(&mut self, game: &Game, t: Targets, base: Option<&Policy>) {
         let Some(winner) = game.winner else { return };
         let mut pos = Position::new();
         // The peg `n` plies before ply `i`.
@@ -228,8 +248,11 @@ impl Samples {
             let result = f32::from(u8::from(winner == mover));
             let search = ply.search.as_ref();
             let target = search.map_or(result, |s| t.mix * s.value + (1.0 - t.mix) * result);
-            let policy = search.and_then(|s| policy_target(&pos, s));
             let last = [back(1), back(2)];
+            let policy = search.and_then(|s| {
+                let ctx = base.map(|_| Context::new(&pos, last[0], last[1]));
+                policy_target(&pos, s, base.zip(ctx.as_ref()))
+            });
             self.push(
                 &pos,
                 target,
@@ -301,9 +324,10 @@ impl Samples {
         self.won.push(target);
         self.game.push(game);
         self.search.push(search.unwrap_or(f32::NAN));
-        if let Some((holes, shares)) = policy {
+        if let Some((holes, shares, base)) = policy {
             self.holes.extend(holes);
             self.shares.extend(shares);
+            self.base.extend(base);
         }
         self.policy_start.push(self.holes.len() as u32);
         let (bias, scale) = (self.defaults.value_bias, self.defaults.value_scale);
@@ -335,23 +359,35 @@ impl Samples {
             policy: (q > p).then(|| PolicyTarget {
                 holes: &self.holes[p..q],
                 targets: &self.shares[p..q],
+                base: self.base.get(p..q).unwrap_or(&[]),
             }),
             last: self.last[i].map(|c| Cell::from_index(c as usize)),
         }
     }
 
+    /// The samples with a full search's visits, in order.
+    pub fn searched(&self) -> Samples {
+        self.select(|i| self.policy_start[i + 1] > self.policy_start[i])
+    }
+
     /// The samples whose game passes `keep`, in order.
     pub fn filter(&self, keep: impl Fn(u32) -> bool) -> Samples {
+        self.select(|i| keep(self.game[i]))
+    }
+
+    /// The samples `i` that pass `keep`, in order.
+    fn select(&self, keep: impl Fn(usize) -> bool) -> Samples {
         let mut out = Samples {
             start: vec![0],
             policy_start: vec![0],
             ..Samples::default()
         };
-        for i in (0..self.len()).filter(|&i| keep(self.game[i])) {
+        for i in (0..self.len()).filter(|&i| keep(i)) {
             let s = self.get(i);
             if let Some(p) = s.policy {
                 out.holes.extend_from_slice(p.holes);
                 out.shares.extend_from_slice(p.targets);
+                out.base.extend_from_slice(p.base);
             }
             out.policy_start.push(out.holes.len() as u32);
             out.last.push(self.last[i]);

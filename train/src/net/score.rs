@@ -3,10 +3,12 @@
 //! 85-feature softmax policy on the very same positions.
 
 use super::model::{log_loss, softmax, Model};
+use super::quantized;
 use super::samples::Samples;
 use crate::data::Game;
 use crate::{examples, fit};
 use anyhow::{anyhow, Result};
+use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
 
 /// The mean log-loss of `predict` on the samples `which` of `set`.
@@ -77,8 +79,24 @@ pub fn network_policy(model: &Model, set: &Samples) -> Ranking {
     for i in 0..set.len() {
         let s = set.get(i);
         if let Some(p) = s.policy {
-            let logits = model.logits(&model.forward(s.views), &s.surroundings(), p.holes);
+            let logits = model.target_logits(&model.forward(s.views), &s.surroundings(), &p);
             r.add(p.targets, &logits);
+        }
+    }
+    r.mean()
+}
+
+/// The policy of the shipped integers `net` (with the samples' base logits, where they
+/// carry them) on every held-out sample with a full search.
+pub fn shipped_policy(net: &Network, set: &Samples) -> Ranking {
+    let mut r = Ranking::default();
+    for i in 0..set.len() {
+        let s = set.get(i);
+        if let Some(p) = s.policy {
+            if let Some(mut logits) = quantized::logits(net, &s, p.holes) {
+                logits.iter_mut().zip(p.base).for_each(|(l, b)| *l += b);
+                r.add(p.targets, &logits);
+            }
         }
     }
     r.mean()
