@@ -557,24 +557,18 @@ fn a_frozen_value_fit_moves_the_policy_head_alone() {
     let shipped = Policy::shipped().unwrap();
     let samples = Samples::with_base(&games, Targets::default(), Some(&shipped)).searched();
     assert!((0..samples.len()).all(|i| samples.get(i).policy.is_some()));
-    let mut o = net_options(3);
-    o.freeze_value = true;
-    let fitted = twixt_train::net::fit::fit(&samples, start.clone(), &o, |_, _, _| {}).unwrap();
-    assert_eq!(
-        fitted.params[..cut],
-        start.params[..cut],
-        "a frozen value moved"
-    );
-    assert_ne!(
-        fitted.params[cut..],
-        start.params[cut..],
-        "the head did not move"
-    );
-    o.freeze_value = false;
-    let free = twixt_train::net::fit::fit(&samples, start.clone(), &o, |_, _, _| {}).unwrap();
-    assert_ne!(
-        free.params[..cut],
-        start.params[..cut],
-        "an unfrozen fit moves the value"
-    );
+    let fit = |freeze_value| {
+        let o = twixt_train::net::fit::NetOptions {
+            freeze_value,
+            ..net_options(3)
+        };
+        twixt_train::net::fit::fit(&samples, start.clone(), &o, |_, _, _| {}).unwrap()
+    };
+    let (frozen, free) = (fit(true), fit(false));
+    let moved =
+        |m: &Model, part: std::ops::Range<usize>| m.params[part.clone()] != start.params[part];
+    let (value, head) = (0..cut, cut..start.params.len());
+    assert!(!moved(&frozen, value.clone()), "a frozen value moved");
+    assert!(moved(&frozen, head), "the head did not move");
+    assert!(moved(&free, value), "an unfrozen fit moves the value");
 }

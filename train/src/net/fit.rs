@@ -198,15 +198,20 @@ pub fn run(o: &NetOptions) -> Result<()> {
             Model::new(o.seed, Layout { hidden, policy })
         }
     };
+    for (flag, given) in [
+        ("--freeze-value", o.freeze_value),
+        ("--base-policy", o.base_policy),
+    ] {
+        if given && !init.layout.policy {
+            bail!("{flag} is for a policy head: give --policy, or an --init model with a head");
+        }
+    }
     let (train_games, held_games) = split_games(data::read_complete(&o.data)?, o.games);
     let targets = Targets {
         mix: o.value_mix,
         children: o.children,
         child_mix,
     };
-    if o.freeze_value && !init.layout.policy {
-        bail!("--freeze-value fits the policy head alone: give --policy, or an --init model with a head");
-    }
     let base = match o.base_policy {
         true => Some(Policy::shipped().map_err(|e| anyhow!("the shipped policy: {e}"))?),
         false => None,
