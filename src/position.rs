@@ -47,6 +47,14 @@ impl Move {
     }
 }
 
+/// The last two pegs of a game whose moves were `moves`, as the learned prior reads them: the
+/// opponent's last peg (the last move's), then the mover's own (the move before it); `None`
+/// where the game is too short or the move was the swap.
+pub fn last_pegs(moves: &[Move]) -> [Option<Cell>; 2] {
+    let back = |n: usize| moves.len().checked_sub(n).and_then(|i| moves[i].peg());
+    [back(1), back(2)]
+}
+
 /// How a finished game ended.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Outcome {
@@ -243,6 +251,22 @@ impl Position {
 mod tests {
     use super::*;
     use crate::testing::{cell, mv};
+
+    #[test]
+    fn last_pegs_are_the_opponent_s_then_the_mover_s_and_a_swap_is_none() {
+        let moves = |text: &str| text.split_whitespace().map(mv).collect::<Vec<_>>();
+        assert_eq!(last_pegs(&[]), [None, None]);
+        assert_eq!(last_pegs(&moves("C5")), [Some(cell("C5")), None]);
+        assert_eq!(last_pegs(&moves("C5 SWAP")), [None, Some(cell("C5"))]);
+        assert_eq!(
+            last_pegs(&moves("C5 SWAP D4")),
+            [Some(cell("D4")), None]
+        );
+        assert_eq!(
+            last_pegs(&moves("B2 G7 D4 E9")),
+            [Some(cell("E9")), Some(cell("D4"))]
+        );
+    }
 
     #[test]
     fn swap_mirrors_the_first_peg_and_player_zero_moves_next() {
