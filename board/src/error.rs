@@ -28,6 +28,11 @@ impl ApiError {
         ApiError::new(StatusCode::BAD_REQUEST, message)
     }
 
+    /// 403: the request comes from elsewhere than the board's own page.
+    pub fn forbidden(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::FORBIDDEN, message)
+    }
+
     /// 404: no such board or game.
     pub fn not_found(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::NOT_FOUND, message)
@@ -36,6 +41,11 @@ impl ApiError {
     /// 409: not now (the bot is thinking, the game is over).
     pub fn conflict(message: impl Into<String>) -> ApiError {
         ApiError::new(StatusCode::CONFLICT, message)
+    }
+
+    /// 415: the body is not of the type the route takes.
+    pub fn unsupported(message: impl Into<String>) -> ApiError {
+        ApiError::new(StatusCode::UNSUPPORTED_MEDIA_TYPE, message)
     }
 
     /// 429: the server runs as much as it will.

@@ -4,8 +4,8 @@
 //! referee would end it.
 
 use crate::drawn::Drawn;
-use twixt::cell::Player;
-use twixt::position::{Move, Outcome, Position};
+use twixt::cell::{Cell, Player};
+use twixt::position::{last_pegs, Move, Outcome, Position};
 use twixt_referee::clocks::Clocks;
 use twixt_referee::record::{GameRecord, Reason};
 use twixt_reference::{turn_input, RefGame};
@@ -145,15 +145,11 @@ impl Game {
         pos
     }
 
-    /// The last two pegs before the ply shown: the opponent's, then the mover's own (the
-    /// search's learned prior reads them).
-    pub fn history(&self) -> (Option<twixt::Cell>, Option<twixt::Cell>) {
-        let peg = |back: usize| {
-            self.ply
-                .checked_sub(back)
-                .and_then(|i| self.moves[i].mv.peg())
-        };
-        (peg(1), peg(2))
+    /// The last two pegs before the ply shown, as [`last_pegs`] reads them for the search's
+    /// learned prior: the opponent's, then the mover's own.
+    pub fn history(&self) -> [Option<Cell>; 2] {
+        let moves: Vec<Move> = self.moves[..self.ply].iter().map(|p| p.mv).collect();
+        last_pegs(&moves)
     }
 
     /// Plays `played` at the ply shown (the moves after it are cut), if the rules allow it.
@@ -305,7 +301,7 @@ mod tests {
         assert_eq!((g.len(), g.ply()), (2, 2));
         assert_eq!(
             g.history(),
-            (Some("D4".parse().unwrap()), Some("E5".parse().unwrap()))
+            [Some("D4".parse().unwrap()), Some("E5".parse().unwrap())]
         );
         let bad = Game::from_moves(
             vec![Played::plain("E5".parse().unwrap()); 2],

@@ -1,32 +1,37 @@
 //! `twixt-board`: a Twixt-PP board in the browser, served on the loopback. Play the bot (the
 //! engine in this process, or any command that speaks the protocol), watch the engine's
-//! analysis of any position live, set positions up, and step through recorded games.
+//! analysis of any position live, arrange positions, and step through recorded games.
 //!
 //! [`routes`] is the HTTP API and [`page`] the page it serves (HTML, CSS and script, all in
-//! the binary: the page fetches nothing from outside). A [`registry`] holds one [`board`] per
-//! tab: a [`game`] judged by the reference rules, or a position [`setup`] peg by peg, drawn as
-//! [`drawn`] says; the [`opponent`] answers on a thread under its clock, the [`analysis`]
-//! searches on a thread in slices, and [`library`] reads games brought as text. Every refusal
-//! is an [`ApiError`]: a 4xx answer with the reason.
+//! the binary: the page fetches nothing from outside); the [`guard`] lets only that page drive
+//! it. A [`registry`] holds one [`tab`] per browser tab: a [`game`] judged by the reference
+//! rules, or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
+//! answers on a thread under its clock, the [`live`] analysis searches on a thread in slices,
+//! both within the server's search [`slots`], and [`library`] reads games brought as text.
+//! Every refusal is an [`ApiError`]: a 4xx answer with the reason.
 
-pub mod analysis;
-pub mod board;
 pub mod drawn;
+pub mod editor;
 mod error;
 pub mod game;
+pub mod guard;
 pub mod library;
+pub mod live;
 pub mod opponent;
 pub mod page;
 pub mod registry;
 pub mod routes;
-pub mod setup;
+pub mod slots;
+pub mod tab;
 
 pub use error::ApiError;
 
-use analysis::Slots;
+use guard::Guard;
 use opponent::Kind;
 use registry::Registry;
+use slots::Slots;
 use std::future::Future;
+use std::net::{IpAddr, Ipv4Addr};
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -40,18 +45,22 @@ pub struct Config {
     pub bot: Kind,
     /// How many boards (tabs) are kept at once.
     pub max_boards: usize,
-    /// How many analyses run at once.
-    pub max_analyses: usize,
+    /// How many searches run at once: live analyses and bots' turns together.
+    pub max_searches: usize,
+    /// The address the server is reached at besides the loopback's names (`--host`): a
+    /// request naming another host is refused ([`guard`]).
+    pub host: IpAddr,
 }
 
 impl Default for Config {
-    /// The engine in this process, 64 boards, an analysis a core (two at least).
+    /// The engine in this process, 64 boards, a search a core (two at least), the loopback.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
             bot: Kind::Engine,
             max_boards: 64,
-            max_analyses: cores.max(2),
+            max_searches: cores.max(2),
+            host: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
 }
@@ -62,19 +71,23 @@ pub struct App {
     boards: Arc<Registry>,
     slots: Arc<Slots>,
     kind: Kind,
+    guard: Arc<Guard>,
 }
 
-/// Serves the board on `listener` until `shutdown` completes, then waits for bots still
-/// thinking (a few seconds at most) and ends every bot and analysis.
+/// Serves the board on `listener` (answering the names of [`Config::host`] and the loopback at
+/// the listener's port) until `shutdown` completes, then waits for bots still thinking (a few
+/// seconds at most) and ends every bot and analysis.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let port = listener.local_addr()?.port();
     let app = App {
         boards: Arc::new(Registry::new(config.max_boards)),
-        slots: Slots::new(config.max_analyses),
+        slots: Slots::new(config.max_searches),
         kind: config.bot,
+        guard: Arc::new(Guard::new(config.host, port)),
     };
     let boards = app.boards.clone();
     let served = axum::serve(listener, routes::router(app))

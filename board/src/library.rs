@@ -1,10 +1,12 @@
 //! Games brought to the board as text: a pasted move list (`E5 F7 SWAP ...`), or a file the
 //! browser sends (a results file of `twixt-referee match`, a `--record` file: JSON lines of
-//! game records). What can be read is kept and every line that cannot is named, as the
-//! referee's report does; a text with no game that can be opened is an error saying why.
+//! game records). What can be read is kept; of the lines that cannot, the first few are named
+//! with why and the rest counted, so that a file of millions of bad lines costs what one of a
+//! few does. A text with no game that can be opened is an error saying why.
 
 use crate::game::{Game, Played, Players};
 use serde::Serialize;
+use std::fmt;
 use twixt::position::Move;
 use twixt_referee::record::GameRecord;
 use twixt_referee::report::replay::ending;
@@ -37,13 +39,60 @@ pub struct Summary {
     pub moves: usize,
 }
 
+/// How many lines left out are named; the rest are counted.
+pub const NAMED: usize = 5;
+
+/// The lines of a text left out: the first [`NAMED`] with why, then how many more.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct LeftOut {
+    /// The first lines left out, each with why.
+    pub named: Vec<String>,
+    /// How many more were left out.
+    pub more: usize,
+}
+
+impl LeftOut {
+    /// One more line left out; `why` is asked only while lines are still named.
+    pub fn add(&mut self, why: impl FnOnce() -> String) {
+        if self.named.len() < NAMED {
+            self.named.push(why());
+        } else {
+            self.more += 1;
+        }
+    }
+
+    /// Whether no line was left out.
+    pub fn is_empty(&self) -> bool {
+        self.named.is_empty()
+    }
+}
+
+impl fmt::Display for LeftOut {
+    /// `line 2: why; line 5: why`, then `; and 7 more lines left out` if there are more.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.named.join("; "))?;
+        if self.more > 0 {
+            write!(f, "; and {} more lines left out", self.more)?;
+        }
+        Ok(())
+    }
+}
+
 /// What a text held.
 #[derive(Clone, Debug, Default)]
 pub struct Library {
     /// The games that can be opened.
     pub entries: Vec<Entry>,
-    /// The lines left out, each with why.
-    pub left_out: Vec<String>,
+    /// The lines left out.
+    pub left_out: LeftOut,
+}
+
+/// The games of a file's bytes, which must be UTF-8 text (see [`read`]). It may take a while
+/// for a file of megabytes: call it off the async workers.
+pub fn read_file(bytes: &[u8]) -> Result<Library, String> {
+    let text = std::str::from_utf8(bytes)
+        .map_err(|e| format!("the file is not UTF-8 text (byte {})", e.valid_up_to() + 1))?;
+    read(text)
 }
 
 /// The games of `text`: JSON lines of game records when a line starts with `{` (a damaged
@@ -67,7 +116,7 @@ pub fn read(text: &str) -> Result<Library, String> {
     };
     Ok(Library {
         entries: vec![Entry { game, summary }],
-        left_out: Vec::new(),
+        left_out: LeftOut::default(),
     })
 }
 
@@ -103,7 +152,7 @@ fn records(text: &str) -> Result<Library, String> {
         }
         if lib.entries.len() == MAX_GAMES {
             lib.left_out
-                .push(format!("line {} on: more than {MAX_GAMES} games", i + 1));
+                .add(|| format!("line {} on: more than {MAX_GAMES} games", i + 1));
             break;
         }
         match serde_json::from_str::<GameRecord>(line) {
@@ -112,17 +161,15 @@ fn records(text: &str) -> Result<Library, String> {
                     let summary = summary(lib.entries.len() + 1, i + 1, &r);
                     lib.entries.push(Entry { game, summary });
                 }
-                Err(why) => lib.left_out.push(format!("line {}: {why}", i + 1)),
+                Err(why) => lib.left_out.add(|| format!("line {}: {why}", i + 1)),
             },
             Err(e) => lib
                 .left_out
-                .push(format!("line {}: not a game record: {e}", i + 1)),
+                .add(|| format!("line {}: not a game record: {e}", i + 1)),
         }
     }
     if lib.entries.is_empty() {
-        let mut why = lib.left_out.clone();
-        why.truncate(3);
-        return Err(format!("no game can be opened: {}", why.join("; ")));
+        return Err(format!("no game can be opened: {}", lib.left_out));
     }
     Ok(lib)
 }
@@ -198,19 +245,31 @@ mod tests {
         assert_eq!(g.moves()[0].msg.as_deref(), Some("opening"));
         assert_eq!(g.players.names, ["a".to_string(), "b".to_string()]);
         assert_eq!(lib.entries[0].summary.title, "seed 7: a vs b");
-        assert_eq!(lib.left_out.len(), 3, "{:?}", lib.left_out);
-        assert!(lib.left_out[0].starts_with("line 2: not a game record"));
-        assert!(
-            lib.left_out[1].starts_with("line 4: move 3 (E5)"),
-            "{:?}",
-            lib.left_out
-        );
-        assert!(lib.left_out[2].starts_with("line 5: not a game record"));
+        let named = &lib.left_out.named;
+        assert_eq!((named.len(), lib.left_out.more), (3, 0), "{named:?}");
+        assert!(named[0].starts_with("line 2: not a game record"));
+        assert!(named[1].starts_with("line 4: move 3 (E5)"), "{named:?}");
+        assert!(named[2].starts_with("line 5: not a game record"));
         let err = read("{\"moves\":[]}\n{oops").unwrap_err();
         assert!(
             err.starts_with("no game can be opened: line 1: not a game record"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn past_the_first_few_bad_lines_are_counted_not_named() {
+        let text = format!("{RECORD}\n{}", "junk\n".repeat(1000));
+        let lib = read(&text).unwrap();
+        assert_eq!(lib.left_out.named.len(), NAMED);
+        assert_eq!(lib.left_out.more, 1000 - NAMED);
+        assert!(lib.left_out.named[4].starts_with("line 6: not a game record"));
+        let err = read(&format!("{{\n{}", "x\n".repeat(1000))).unwrap_err();
+        assert!(err.starts_with("no game can be opened: line 1: not a game record"));
+        assert!(err.contains("; line 5: not a game record"), "{err}");
+        assert!(err.ends_with("; and 996 more lines left out"), "{err}");
+        let err = read_file(&[b'{', 0xff]).unwrap_err();
+        assert_eq!(err, "the file is not UTF-8 text (byte 2)");
     }
 
     #[test]

@@ -16,7 +16,8 @@ struct Args {
     #[arg(long, default_value_t = DEFAULT_PORT)]
     port: u16,
     /// The address to listen on: the loopback unless told otherwise (another address lets
-    /// other machines start bots and searches here).
+    /// other machines start bots and searches here). Requests must name it, or a loopback
+    /// name, as their host.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
     /// The bot to play: a command that speaks the CodinGame protocol (default: the engine in
@@ -28,7 +29,10 @@ struct Args {
 #[tokio::main]
 async fn main() -> ExitCode {
     let args = Args::parse();
-    let mut config = Config::default();
+    let mut config = Config {
+        host: args.host,
+        ..Config::default()
+    };
     if let Some(cmd) = args.bot {
         if let Err(e) = twixt_referee::process::split_command(&cmd) {
             eprintln!("twixt-board: --bot: {e}");

@@ -10,12 +10,10 @@ use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
 use twixt::position::Move;
+use twixt_referee::clocks::{Clocks, LATE_GRACE};
 use twixt_referee::game::judge_reply;
 use twixt_referee::process::{BotProcess, Reply};
 use twixt_referee::record::Reason;
-
-/// How long past its clock a bot is still listened to, to say how late it was.
-const LATE_GRACE: Duration = Duration::from_millis(100);
 
 /// Which bot plays.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -36,7 +34,7 @@ impl Kind {
     }
 }
 
-/// The bot's clock: CodinGame's (1000 ms its first turn, 300 ms later) or a set time a turn.
+/// The bot's clock: CodinGame's ([`Clocks::CODINGAME`]) or a set time a turn.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Clock {
     /// CodinGame's clocks.
@@ -49,13 +47,21 @@ impl Clock {
     /// The shortest and longest set time a request may ask for, in ms.
     pub const RANGE: (u64, u64) = (100, 10_000);
 
+    /// The referee's clocks for it (a record keeps them).
+    pub fn clocks(self) -> Clocks {
+        match self {
+            Clock::CodinGame => Clocks::CODINGAME,
+            Clock::Ms(ms) => Clocks {
+                first_ms: ms,
+                turn_ms: ms,
+                margin_ms: 0,
+            },
+        }
+    }
+
     /// The time allowed for a turn.
     pub fn allowed(self, first_turn: bool) -> Duration {
-        Duration::from_millis(match self {
-            Clock::CodinGame if first_turn => 1000,
-            Clock::CodinGame => 300,
-            Clock::Ms(ms) => ms,
-        })
+        Duration::from_millis(self.clocks().allowed_ms(first_turn))
     }
 
     /// The engine's options for this clock: its own defaults under CodinGame's, else a sixth

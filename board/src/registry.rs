@@ -1,8 +1,8 @@
 //! The boards of all tabs, by id: a bounded number, the least recently used idle one given up
 //! when a new tab needs room.
 
-use crate::board::{Board, Shared};
 use crate::opponent::Kind;
+use crate::tab::{Shared, Tab};
 use crate::ApiError;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex, MutexGuard};
@@ -17,7 +17,7 @@ pub struct Registry {
 
 /// A board locked for one request (a poisoned lock is taken over: every change a board makes
 /// leaves it whole).
-pub fn lock(board: &Shared) -> MutexGuard<'_, Board> {
+pub fn lock(board: &Shared) -> MutexGuard<'_, Tab> {
     board.lock().unwrap_or_else(|e| e.into_inner())
 }
 
@@ -59,7 +59,7 @@ impl Registry {
             }
         }
         let id = format!("{:016x}", rand::random::<u64>());
-        let board = Arc::new(Mutex::new(Board::new(kind.clone())));
+        let board = Arc::new(Mutex::new(Tab::new(kind.clone())));
         map.insert(id.clone(), board.clone());
         Ok((id, board))
     }

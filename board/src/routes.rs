@@ -2,16 +2,18 @@
 //! parsed into a request type that refuses unknown fields; every value is checked before it
 //! reaches a board. Each handler answers the board's whole view (or the file asked for).
 
-use crate::board::View;
+use crate::guard;
 use crate::library;
 use crate::opponent::Clock;
 use crate::page;
 use crate::registry::lock;
+use crate::tab::View;
 use crate::{ApiError, App};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
 use axum::extract::{DefaultBodyLimit, Path, State};
 use axum::http::{header, StatusCode};
+use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -31,7 +33,7 @@ pub const ANALYSIS_MS: (u64, u64, u64) = (100, 30_000, 120_000);
 
 type Answer = Result<Json<View>, ApiError>;
 
-/// The routes.
+/// The routes, behind the [`guard`].
 pub fn router(app: App) -> Router {
     let board = "/api/boards/{id}";
     Router::new()
@@ -59,6 +61,10 @@ pub fn router(app: App) -> Router {
         .fallback(unknown)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
+        .layer(middleware::from_fn_with_state(
+            app.guard.clone(),
+            guard::check,
+        ))
         .with_state(app)
 }
 
@@ -138,7 +144,7 @@ async fn new_game(
     };
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
-    b.new_game(&board, seat, clock)?;
+    b.new_game(&board, seat, clock, &app.slots)?;
     Ok(Json(b.view()))
 }
 
@@ -161,7 +167,7 @@ async fn play(
         .map_err(|e| ApiError::bad(format!("{:?} is not a move: {e}", shorten(&req.mv))))?;
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
-    b.play(&board, mv)?;
+    b.play(&board, mv, &app.slots)?;
     Ok(Json(b.view()))
 }
 
@@ -193,7 +199,7 @@ async fn goto(
 async fn bot(State(app): State<App>, Path(id): Path<String>) -> Answer {
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
-    b.ask_bot(&board)?;
+    b.ask_bot(&board, &app.slots)?;
     Ok(Json(b.view()))
 }
 
@@ -280,7 +286,7 @@ async fn moves(
             },
             game,
         }],
-        left_out: Vec::new(),
+        left_out: library::LeftOut::default(),
     };
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
@@ -288,27 +294,37 @@ async fn moves(
     Ok(Json(b.view()))
 }
 
-/// A file the page sends as the body: a results file, a record, or a move list.
+/// A file the page sends as the body: a results file, a record, or a move list. It is read
+/// on a blocking thread: megabytes of lines must not hold up an async worker.
 async fn upload(
     State(app): State<App>,
     Path(id): Path<String>,
     body: Result<Bytes, BytesRejection>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let bytes = body?;
-    let text = std::str::from_utf8(&bytes).map_err(|e| {
-        ApiError::bad(format!(
-            "the file is not UTF-8 text (byte {})",
-            e.valid_up_to() + 1
-        ))
-    })?;
-    let lib = library::read(text).map_err(ApiError::bad)?;
     let board = app.boards.get(&id)?;
+    let lib = tokio::task::spawn_blocking(move || library::read_file(&bytes))
+        .await
+        .map_err(|e| ApiError::bad(format!("the file could not be read: {e}")))?
+        .map_err(ApiError::bad)?;
     let mut b = lock(&board);
     b.load(lib)?;
+    Ok(Json(games_answer(&b, true)))
+}
+
+/// The games loaded, the lines left out (the first few named, `left_out_more` the rest), and
+/// the board's view if `with_view`.
+fn games_answer(b: &crate::tab::Tab, with_view: bool) -> serde_json::Value {
     let (games, left_out) = b.games();
-    Ok(Json(
-        serde_json::json!({ "games": games, "left_out": left_out, "view": b.view() }),
-    ))
+    let mut answer = serde_json::json!({
+        "games": games,
+        "left_out": left_out.named,
+        "left_out_more": left_out.more,
+    });
+    if with_view {
+        answer["view"] = serde_json::json!(b.view());
+    }
+    answer
 }
 
 async fn games(
@@ -316,10 +332,8 @@ async fn games(
     Path(id): Path<String>,
 ) -> Result<Json<serde_json::Value>, ApiError> {
     let board = app.boards.get(&id)?;
-    let (games, left_out) = lock(&board).games();
-    Ok(Json(
-        serde_json::json!({ "games": games, "left_out": left_out }),
-    ))
+    let answer = games_answer(&lock(&board), false);
+    Ok(Json(answer))
 }
 
 #[derive(Deserialize)]

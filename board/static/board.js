@@ -279,7 +279,8 @@
     if (list.options.length) list.options[0].selected = true;
     var left = $("left-out");
     clear(left);
-    answer.left_out.forEach(function (why) {
+    var more = answer.left_out_more ? ["and " + answer.left_out_more + " more lines"] : [];
+    answer.left_out.concat(more).forEach(function (why) {
       var li = document.createElement("li");
       li.textContent = "left out: " + why;
       left.appendChild(li);

@@ -2,6 +2,11 @@
 
 use serde::{Deserialize, Serialize};
 use std::fmt;
+use std::time::Duration;
+
+/// How long a bot is still listened to after its clock ran out, to say how late its answer was
+/// (the referee's games and `twixt-board`'s bot alike): the answer loses all the same.
+pub const LATE_GRACE: Duration = Duration::from_millis(100);
 
 /// One bot's clocks, in milliseconds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]

@@ -1,7 +1,7 @@
 //! One game between two commands, judged by the reference rules ([`RefGame`]), never by the
 //! bot's fast board.
 
-use super::clocks::{by_player, Clocks};
+use super::clocks::{by_player, Clocks, LATE_GRACE};
 use super::engines::Engines;
 use super::openings::start;
 use super::process::{BotProcess, Reply};
@@ -14,8 +14,6 @@ use twixt::cell::Player;
 use twixt::position::{Move, Outcome};
 use twixt_reference::{turn_input, RefGame};
 
-/// How long the referee keeps listening after a clock ran out, to say how late an answer was.
-const LATE_GRACE: Duration = Duration::from_millis(100);
 /// How long a bot may take to leave after its stdin is closed at the end of a game.
 const EXIT_GRACE: Duration = Duration::from_millis(100);
 

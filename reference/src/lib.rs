@@ -4,11 +4,12 @@
 //! It never ships to CodinGame.
 //!
 //! It borrows only the engine's vocabulary ([`Cell`], [`Player`], [`Move`], [`Outcome`],
-//! [`IllegalMove`]), none of its logic. [`turn_input`] writes the turn a bot reads.
+//! [`IllegalMove`]), none of its logic. [`turn_input`] writes the turn a bot reads
+//! ([`write_turn`] the same text for pegs and links from elsewhere, as the board's editor has).
 
 mod turn;
 
-pub use turn::turn_input;
+pub use turn::{turn_input, write_turn, Side};
 
 use std::collections::hash_map::Entry;
 use std::collections::{HashMap, VecDeque};

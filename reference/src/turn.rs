@@ -1,24 +1,34 @@
-//! The turn input of SPEC's protocol, written from a reference game for the player to move.
+//! The turn input of SPEC's protocol: the one writer of its text, for a reference game
+//! ([`turn_input`]) and for any position given as pegs and links ([`write_turn`]).
 
 use crate::RefGame;
 use std::fmt::Write;
+use twixt::{Cell, Move};
+
+/// What a turn input lists of one player: its pegs, then its links.
+pub type Side = (Vec<Cell>, Vec<(Cell, Cell)>);
 
 /// The text a bot reads on its turn: the opponent's last move (`FIRST` on the very first turn,
 /// `SWAP` after a swap), then its own pegs and links, then the opponent's.
 pub fn turn_input(game: &RefGame) -> String {
     let me = game.to_move();
+    let side = |p| (game.pegs(p), game.links(p));
+    write_turn(game.moves().last().copied(), [side(me), side(me.other())])
+}
+
+/// The text of a turn: `last`, the opponent's last move (`None`: `FIRST`), then `sides`, the
+/// pegs and links of the player to move and then of the opponent.
+pub fn write_turn(last: Option<Move>, sides: [Side; 2]) -> String {
     let mut out = String::new();
-    match game.moves().last() {
+    match last {
         None => out.push_str("FIRST\n"),
         Some(m) => writeln!(out, "{m}").expect("writing to a String"),
     }
-    for p in [me, me.other()] {
-        let pegs = game.pegs(p);
+    for (pegs, links) in sides {
         writeln!(out, "{}", pegs.len()).expect("writing to a String");
         for c in pegs {
             writeln!(out, "{c}").expect("writing to a String");
         }
-        let links = game.links(p);
         writeln!(out, "{}", links.len()).expect("writing to a String");
         for (a, b) in links {
             writeln!(out, "{a} {b}").expect("writing to a String");
@@ -30,7 +40,6 @@ pub fn turn_input(game: &RefGame) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use twixt::Move;
 
     fn game(s: &str) -> RefGame {
         let moves: Vec<Move> = s.split_whitespace().map(|m| m.parse().unwrap()).collect();
@@ -53,5 +62,18 @@ mod tests {
     fn after_a_swap_player_zero_is_told_swap() {
         let g = game("C5 SWAP");
         assert_eq!(turn_input(&g), "SWAP\n0\n0\n1\nE3\n0\n");
+    }
+
+    #[test]
+    fn any_pegs_and_links_are_written_the_same_way() {
+        let c = |s: &str| s.parse::<Cell>().unwrap();
+        let mine = (vec![c("E7")], Vec::new());
+        let theirs = (vec![c("E5"), c("F7")], vec![(c("E5"), c("F7"))]);
+        let text = write_turn(Some(Move::Peg(c("F7"))), [mine, theirs]);
+        assert_eq!(text, turn_input(&game("E5 E7 F7")));
+        assert_eq!(
+            write_turn(None, [Side::default(), Side::default()]),
+            "FIRST\n0\n0\n0\n0\n"
+        );
     }
 }

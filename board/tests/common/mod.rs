@@ -15,7 +15,12 @@ pub struct Server {
 impl Server {
     /// Serves `config` on 127.0.0.1 at a free port.
     pub async fn start(config: Config) -> Server {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        Server::start_on("127.0.0.1", config).await
+    }
+
+    /// Serves `config` on `address` at a free port.
+    pub async fn start_on(address: &str, config: Config) -> Server {
+        let listener = tokio::net::TcpListener::bind((address, 0)).await.unwrap();
         let base = format!("http://{}", listener.local_addr().unwrap());
         let (stop, stopped) = tokio::sync::oneshot::channel::<()>();
         let done = tokio::spawn(serve(listener, config, async {

@@ -1,31 +1,33 @@
-//! One board, as one browser tab holds it: a game (or a position set up for analysis), the
-//! person's seat against the bot, the bot, the analysis and the games brought as text.
+//! One browser tab's board: a game (or a position arranged in the editor), the person's seat
+//! against the bot, the bot, the analysis and the games brought as text.
 //!
 //! One search at a time: while the bot thinks, nothing that changes the position is taken
 //! (the answer arrives within its clock); the analysis stops whenever the position changes.
+//! The bot's turn takes one of the server's [`Slots`], as an analysis does: the tab's own
+//! analysis's, or a free one; with none, the request that would start it is refused unchanged.
 
-use crate::analysis::{Analysis, AnalysisView, Job, Slots};
 use crate::drawn::DrawnView;
+use crate::editor::Arrangement;
 use crate::game::{Fault, Game, Played, Players};
-use crate::library::{Library, Summary};
+use crate::library::{LeftOut, Library, Summary};
+use crate::live::{Analysis, AnalysisView, Job};
 use crate::opponent::{Clock, Kind, Opponent};
-use crate::setup::SetUp;
+use crate::slots::{Slot, Slots};
 use crate::ApiError;
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use twixt::cell::{Cell, Player};
 use twixt::position::Move;
-use twixt_referee::clocks::Clocks;
 use twixt_referee::record::Reason;
 
-/// A board shared between the requests of its tab and the bot's thread.
-pub type Shared = Arc<Mutex<Board>>;
+/// A tab's board shared between its requests and the bot's thread.
+pub type Shared = Arc<Mutex<Tab>>;
 
-/// One board.
-pub struct Board {
+/// One tab's board.
+pub struct Tab {
     game: Game,
-    setup: Option<SetUp>,
+    arrangement: Option<Arrangement>,
     seat: Option<Player>,
     clock: Clock,
     kind: Kind,
@@ -89,12 +91,12 @@ pub struct View {
     games: usize,
 }
 
-impl Board {
+impl Tab {
     /// An empty board whose bot is `kind`; the person plays both sides until a seat is chosen.
-    pub fn new(kind: Kind) -> Board {
-        Board {
+    pub fn new(kind: Kind) -> Tab {
+        Tab {
             game: Game::default(),
-            setup: None,
+            arrangement: None,
             seat: None,
             clock: Clock::CodinGame,
             kind,
@@ -131,20 +133,16 @@ impl Board {
     }
 
     /// A new game from the empty board: the person in `seat` (the bot in the other; `None`:
-    /// no bot), the bot under `clock`. A bot to move first is asked at once.
+    /// no bot), the bot under `clock`. A bot to move first is asked at once (a 429, nothing
+    /// changed, when no search slot is free for it).
     pub fn new_game(
         &mut self,
         me: &Shared,
         seat: Option<Player>,
         clock: Clock,
+        slots: &Arc<Slots>,
     ) -> Result<(), ApiError> {
         self.not_thinking()?;
-        self.changed();
-        self.opponent = None;
-        self.bot_note = None;
-        self.seat = seat;
-        self.clock = clock;
-        self.setup = None;
         let bot = self.kind.name();
         let names = match seat {
             Some(Player::Zero) => ["you (twixt-board)".to_string(), bot],
@@ -154,31 +152,29 @@ impl Board {
                 "player 1 (twixt-board)".into(),
             ],
         };
-        let clocks = seat.map(|_| {
-            let c = match clock {
-                Clock::CodinGame => Clocks::CODINGAME,
-                Clock::Ms(ms) => Clocks {
-                    first_ms: ms,
-                    turn_ms: ms,
-                    margin_ms: 0,
-                },
-            };
-            [c, c]
-        });
-        self.game = Game::default();
-        self.game.players = Players {
+        let mut game = Game::default();
+        game.players = Players {
             names,
             seed: 0,
-            clocks,
+            clocks: seat.map(|_| [clock.clocks(); 2]),
         };
-        self.bot_turn(me);
+        let slot = self.bot_slot_for(seat, &game, slots)?;
+        self.changed();
+        self.opponent = None;
+        self.bot_note = None;
+        self.seat = seat;
+        self.clock = clock;
+        self.arrangement = None;
+        self.game = game;
+        self.bot_turn(me, slot);
         Ok(())
     }
 
-    /// The person's move at the ply shown; then the bot's turn, if it has one.
-    pub fn play(&mut self, me: &Shared, mv: Move) -> Result<(), ApiError> {
+    /// The person's move at the ply shown; then the bot's turn, if it has one (a 429, the
+    /// move not played, when no search slot is free for it).
+    pub fn play(&mut self, me: &Shared, mv: Move, slots: &Arc<Slots>) -> Result<(), ApiError> {
         self.not_thinking()?;
-        if self.setup.is_some() {
+        if self.arrangement.is_some() {
             return Err(ApiError::conflict(
                 "a set-up position is for analysis: start a game or open one to play moves",
             ));
@@ -189,16 +185,19 @@ impl Board {
                 "it is the bot's turn: ask it to move, or take back",
             ));
         }
-        self.game.play(Played::plain(mv)).map_err(ApiError::bad)?;
+        let mut game = self.game.clone();
+        game.play(Played::plain(mv)).map_err(ApiError::bad)?;
+        let slot = self.bot_slot_for(self.seat, &game, slots)?;
+        self.game = game;
         self.changed();
-        self.bot_turn(me);
+        self.bot_turn(me, slot);
         Ok(())
     }
 
     /// Takes back to the person's previous turn (against the bot), or one move.
     pub fn take_back(&mut self) -> Result<(), ApiError> {
         self.not_thinking()?;
-        if self.setup.is_some() || self.game.ply() == 0 {
+        if self.arrangement.is_some() || self.game.ply() == 0 {
             return Err(ApiError::conflict("there is no move to take back"));
         }
         let mut ply = self.game.ply() - 1;
@@ -220,7 +219,7 @@ impl Board {
     /// Shows ply `ply` of the game.
     pub fn goto(&mut self, ply: usize) -> Result<(), ApiError> {
         self.not_thinking()?;
-        if self.setup.take().is_some() {
+        if self.arrangement.take().is_some() {
             self.changed();
         }
         self.game.goto(ply).map_err(ApiError::bad)?;
@@ -228,10 +227,11 @@ impl Board {
         Ok(())
     }
 
-    /// Asks the bot to move in the position shown (also where the person would move).
-    pub fn ask_bot(&mut self, me: &Shared) -> Result<(), ApiError> {
+    /// Asks the bot to move in the position shown (also where the person would move); a 429,
+    /// nothing changed, when no search slot is free for it.
+    pub fn ask_bot(&mut self, me: &Shared, slots: &Arc<Slots>) -> Result<(), ApiError> {
         self.not_thinking()?;
-        if self.setup.is_some() {
+        if self.arrangement.is_some() {
             return Err(ApiError::conflict(
                 "the bot plays games, not set-up positions",
             ));
@@ -242,19 +242,44 @@ impl Board {
         // The bot plays the side to move from now on; one that played the other side is
         // replaced (a bot keeps the side it learned on its first turn).
         let seat = self.game.reference().to_move().other();
+        let slot = self.bot_slot_for(Some(seat), &self.game, slots)?;
         if self.seat != Some(seat) {
             self.seat = Some(seat);
             self.opponent = None;
         }
-        self.bot_turn(me);
+        self.bot_turn(me, slot);
         Ok(())
     }
 
-    /// Starts the bot's answer on a thread when it is the bot's turn.
-    fn bot_turn(&mut self, me: &Shared) {
-        let Some(seat) = self.seat else { return };
-        let game = self.game.reference();
-        if game.to_move() == seat || self.game.ending().is_some() {
+    /// Whether the bot moves next in `game` with the person in `seat`.
+    fn bot_moves(seat: Option<Player>, game: &Game) -> bool {
+        seat.is_some_and(|s| game.reference().to_move() != s) && game.ending().is_none()
+    }
+
+    /// The search slot for the bot's turn in `game` with the person in `seat`: none when the
+    /// bot does not move next; else this tab's analysis's (it stops for the bot) or a free one.
+    fn bot_slot_for(
+        &self,
+        seat: Option<Player>,
+        game: &Game,
+        slots: &Arc<Slots>,
+    ) -> Result<Option<Slot>, ApiError> {
+        if !Tab::bot_moves(seat, game) {
+            return Ok(None);
+        }
+        match self.analysis.as_ref().and_then(Analysis::hand_over) {
+            Some(slot) => Ok(Some(slot)),
+            None => slots.take_for("the bot's turn").map(Some),
+        }
+    }
+
+    /// Starts the bot's answer on a thread, holding `slot` until it comes, when it is the
+    /// bot's turn.
+    fn bot_turn(&mut self, me: &Shared, slot: Option<Slot>) {
+        let (Some(seat), Some(slot)) = (self.seat, slot) else {
+            return;
+        };
+        if !Tab::bot_moves(Some(seat), &self.game) {
             return;
         }
         let mut opponent = match self.opponent.take() {
@@ -285,6 +310,8 @@ impl Board {
                 Some(first) => opponent.ask(first).and_then(|_| opponent.ask(input)),
                 None => opponent.ask(input),
             };
+            // Free before the tab says the bot is done: a request that follows finds it.
+            drop(slot);
             let mut board = me.lock().unwrap_or_else(|e| e.into_inner());
             board.thinking = false;
             if board.version != version {
@@ -320,8 +347,8 @@ impl Board {
     /// Sets a position up from `placed` pegs (in order) with `to_move` to move.
     pub fn set_up(&mut self, placed: Vec<(Cell, Player)>, to_move: Player) -> Result<(), ApiError> {
         self.not_thinking()?;
-        let setup = SetUp::new(placed, to_move).map_err(ApiError::bad)?;
-        self.setup = Some(setup);
+        let arrangement = Arrangement::new(placed, to_move).map_err(ApiError::bad)?;
+        self.arrangement = Some(arrangement);
         self.changed();
         Ok(())
     }
@@ -342,7 +369,7 @@ impl Board {
             .and_then(|i| self.library.entries.get(i))
             .ok_or_else(|| ApiError::not_found(format!("there is no game {n}: {count} loaded")))?;
         self.game = entry.game.clone();
-        self.setup = None;
+        self.arrangement = None;
         self.seat = None;
         self.opponent = None;
         self.bot_note = None;
@@ -351,7 +378,7 @@ impl Board {
     }
 
     /// The games loaded and the lines left out.
-    pub fn games(&self) -> (Vec<Summary>, Vec<String>) {
+    pub fn games(&self) -> (Vec<Summary>, LeftOut) {
         let list = self.library.entries.iter().map(|e| e.summary.clone());
         (list.collect(), self.library.left_out.clone())
     }
@@ -359,7 +386,7 @@ impl Board {
     /// Starts analysing the position shown for at most `limit`.
     pub fn analyse(&mut self, limit: Duration, slots: &Arc<Slots>) -> Result<(), ApiError> {
         self.not_thinking()?;
-        let (position, history) = match &self.setup {
+        let (position, history) = match &self.arrangement {
             Some(s) => (s.position(), s.history()),
             None => {
                 if self.game.ending().is_some() {
@@ -378,13 +405,7 @@ impl Board {
             history,
             limit,
         };
-        let analysis = Analysis::start(job, slots).ok_or_else(|| {
-            ApiError::busy(format!(
-                "{} analyses are running on this server, the most it runs at once: stop one",
-                slots.max()
-            ))
-        })?;
-        self.analysis = Some(analysis);
+        self.analysis = Some(Analysis::start(job, slots)?);
         Ok(())
     }
 
@@ -397,7 +418,7 @@ impl Board {
 
     /// The turn input of the position shown.
     pub fn turn_input(&self) -> String {
-        match &self.setup {
+        match &self.arrangement {
             Some(s) => s.turn_input(),
             None => self.game.turn_input(),
         }
@@ -405,7 +426,7 @@ impl Board {
 
     /// The game as a record line; an error for a set-up position.
     pub fn record(&self) -> Result<String, ApiError> {
-        if self.setup.is_some() {
+        if self.arrangement.is_some() {
             return Err(ApiError::conflict(
                 "a set-up position is not a game: export it as a turn input",
             ));
@@ -416,7 +437,7 @@ impl Board {
     /// What the position shown holds: pieces, the player to move and its holes, the swap, the
     /// end; and the pegs of a set-up position.
     fn position_view(&self) -> PositionView {
-        if let Some(s) = &self.setup {
+        if let Some(s) = &self.arrangement {
             let placed = s
                 .placed()
                 .iter()
@@ -471,7 +492,7 @@ impl Board {
         } = self.position_view();
         View {
             version: self.version,
-            mode: if self.setup.is_some() {
+            mode: if self.arrangement.is_some() {
                 "setup"
             } else {
                 "game"

@@ -1,25 +1,25 @@
-//! A position set up peg by peg, of either colour, for the analysis: each peg is placed as a
+//! The position editor: pegs of either colour placed one by one for the analysis, each as a
 //! move would place it (links made by the rules, in the order the pegs came), whoever's turn
-//! it was. A set-up position is not a game: it has no record, but a turn input.
+//! it was. An arrangement is not a game: it has no record, but a turn input.
 
 use crate::drawn::Drawn;
-use std::fmt::Write;
 use twixt::cell::{Cell, Player};
-use twixt::position::Position;
+use twixt::position::{Move, Position};
 use twixt::Board;
+use twixt_reference::{write_turn, Side};
 
 /// The pegs placed so far, in order, and the player to move.
 #[derive(Clone, Debug)]
-pub struct SetUp {
+pub struct Arrangement {
     placed: Vec<(Cell, Player)>,
     to_move: Player,
     board: Board,
 }
 
-impl SetUp {
+impl Arrangement {
     /// The position of `placed` (in order) with `to_move` to move; an error names the first
     /// peg that cannot stand (from 1) and why, or says why the whole cannot be analysed.
-    pub fn new(placed: Vec<(Cell, Player)>, to_move: Player) -> Result<SetUp, String> {
+    pub fn new(placed: Vec<(Cell, Player)>, to_move: Player) -> Result<Arrangement, String> {
         let mut board = Board::new();
         for (i, &(c, p)) in placed.iter().enumerate() {
             let at = format!("peg {} ({c}, player {p})", i + 1);
@@ -42,7 +42,7 @@ impl SetUp {
         if board.legal_holes(to_move).is_empty() {
             return Err(format!("player {to_move} to move has no legal hole"));
         }
-        Ok(SetUp {
+        Ok(Arrangement {
             placed,
             to_move,
             board,
@@ -64,10 +64,13 @@ impl SetUp {
         &self.placed
     }
 
-    /// The last peg of each side placed: the opponent's, then the mover's own.
-    pub fn history(&self) -> (Option<Cell>, Option<Cell>) {
+    /// The last peg placed of the opponent, then of the mover: what the learned prior reads
+    /// of an arrangement. Not [`twixt::position::last_pegs`]: pegs placed by hand need not
+    /// alternate, so the last two placed may be one player's; each side's own last peg is
+    /// what that rule finds in a game, where they do alternate.
+    pub fn history(&self) -> [Option<Cell>; 2] {
         let last = |p: Player| self.placed.iter().rev().find(|x| x.1 == p).map(|x| x.0);
-        (last(self.to_move.other()), last(self.to_move))
+        [last(self.to_move.other()), last(self.to_move)]
     }
 
     /// What the board shows.
@@ -80,24 +83,15 @@ impl SetUp {
     /// The turn input the player to move would read: its pegs and links, then the
     /// opponent's; the opponent's last peg placed as the last move (`FIRST` when it has none).
     pub fn turn_input(&self) -> String {
-        let me = self.to_move;
-        let mut out = match self.history().0 {
-            Some(c) => format!("{c}\n"),
-            None => "FIRST\n".to_string(),
+        let side = |p: Player| -> Side {
+            let pegs = self.board.pegs(p).iter().collect();
+            (pegs, self.board.links(p).map(|b| b.ends()).collect())
         };
-        for p in [me, me.other()] {
-            let pegs: Vec<Cell> = self.board.pegs(p).iter().collect();
-            let _ = writeln!(out, "{}", pegs.len());
-            for c in pegs {
-                let _ = writeln!(out, "{c}");
-            }
-            let links: Vec<_> = self.board.links(p).map(|b| b.ends()).collect();
-            let _ = writeln!(out, "{}", links.len());
-            for (a, b) in links {
-                let _ = writeln!(out, "{a} {b}");
-            }
-        }
-        out
+        let me = self.to_move;
+        write_turn(
+            self.history()[0].map(Move::Peg),
+            [side(me), side(me.other())],
+        )
     }
 }
 
@@ -114,12 +108,12 @@ mod tests {
     fn pegs_are_placed_in_order_and_bad_ones_are_named() {
         let zero = Player::Zero;
         let one = Player::One;
-        let err = SetUp::new(vec![(c("E5"), zero), (c("E5"), one)], zero).unwrap_err();
+        let err = Arrangement::new(vec![(c("E5"), zero), (c("E5"), one)], zero).unwrap_err();
         assert_eq!(err, "peg 2 (E5, player 1): the hole already has a peg");
-        let err = SetUp::new(vec![(c("E1"), one)], zero).unwrap_err();
+        let err = Arrangement::new(vec![(c("E1"), one)], zero).unwrap_err();
         assert!(err.contains("player 0's border"), "{err}");
         // Player 1's F6-H7 first: player 0's later G6-F8... is blocked where it crosses.
-        let s = SetUp::new(
+        let s = Arrangement::new(
             vec![
                 (c("F6"), one),
                 (c("H7"), one),
@@ -131,17 +125,17 @@ mod tests {
         .unwrap();
         let links = s.drawn().links;
         assert_eq!(links.len(), 1, "G5-F7 crosses F6-H7: {links:?}");
-        assert_eq!(s.history(), (Some(c("H7")), Some(c("F7"))));
+        assert_eq!(s.history(), [Some(c("H7")), Some(c("F7"))]);
         let column: Vec<(Cell, Player)> = ["A3", "B5", "C7", "D9"]
             .iter()
             .map(|x| (c(x), one))
             .collect();
-        assert!(SetUp::new(column, zero).is_ok());
+        assert!(Arrangement::new(column, zero).is_ok());
     }
 
     #[test]
     fn the_turn_input_reads_back_as_the_same_position() {
-        let s = SetUp::new(
+        let s = Arrangement::new(
             vec![
                 (c("E5"), Player::Zero),
                 (c("F7"), Player::Zero),

@@ -1,12 +1,15 @@
 //! The live analysis: the engine's search of one position on a thread of its own, in slices
 //! of a fifth of a second that go on in the same tree ([`Searcher::analyse_on`]); after each
 //! slice the root's moves (visits, share, value, prior, expected line) are published for the
-//! page to poll. It stops when asked, at its time limit, or when its board is dropped.
-//! A server-wide count bounds how many run at once.
+//! page to poll. It stops when asked, at its time limit, or when its tab is dropped. It holds
+//! one of the server's [`Slots`] while it runs, and hands it to its tab's bot when the bot's
+//! turn stops it.
 
+use crate::slots::{Slot, Slots};
+use crate::ApiError;
 use serde::Serialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use twixt::cell::Cell;
@@ -74,90 +77,55 @@ pub struct AnalysisView {
     pub ended: Option<String>,
 }
 
-/// At most this many analyses run at once, server-wide.
-#[derive(Debug)]
-pub struct Slots {
-    running: AtomicUsize,
-    max: usize,
-}
-
-/// One taken slot, given back when dropped.
-struct Slot(Arc<Slots>);
-
-impl Drop for Slot {
-    fn drop(&mut self) {
-        self.0.running.fetch_sub(1, Ordering::SeqCst);
-    }
-}
-
-impl Slots {
-    /// Room for `max` analyses at once.
-    pub fn new(max: usize) -> Arc<Slots> {
-        Arc::new(Slots {
-            running: AtomicUsize::new(0),
-            max,
-        })
-    }
-
-    fn take(self: &Arc<Slots>) -> Option<Slot> {
-        let taken = self
-            .running
-            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
-                (n < self.max).then_some(n + 1)
-            });
-        taken.ok().map(|_| Slot(self.clone()))
-    }
-
-    /// How many run now.
-    pub fn running(&self) -> usize {
-        self.running.load(Ordering::SeqCst)
-    }
-
-    /// How many may run at once.
-    pub fn max(&self) -> usize {
-        self.max
-    }
-}
-
 /// A running (or finished) analysis of one position.
 pub struct Analysis {
     stop: Arc<AtomicBool>,
     view: Arc<Mutex<AnalysisView>>,
+    /// Its slot while it runs: the search's thread gives it back when it ends.
+    slot: Arc<Mutex<Option<Slot>>>,
 }
 
 /// The position to search and the last two pegs before it (the opponent's, the mover's).
 pub struct Job {
     /// The position.
     pub position: Position,
-    /// The last pegs, for the learned prior.
-    pub history: (Option<Cell>, Option<Cell>),
+    /// The last pegs, for the learned prior: the opponent's, then the mover's own.
+    pub history: [Option<Cell>; 2],
     /// How long to search at most.
     pub limit: Duration,
 }
 
 impl Analysis {
-    /// Starts searching `job` on a thread of its own; `None` when `slots` are all taken.
-    pub fn start(job: Job, slots: &Arc<Slots>) -> Option<Analysis> {
-        let slot = slots.take()?;
+    /// Starts searching `job` on a thread of its own; a 429 when `slots` are all taken.
+    pub fn start(job: Job, slots: &Arc<Slots>) -> Result<Analysis, ApiError> {
+        let slot = Arc::new(Mutex::new(Some(slots.take_for("the analysis")?)));
         let stop = Arc::new(AtomicBool::new(false));
         let view = Arc::new(Mutex::new(AnalysisView {
             running: true,
             limit_ms: job.limit.as_millis() as u64,
             ..AnalysisView::default()
         }));
-        let (stop2, view2) = (stop.clone(), view.clone());
+        let (stop2, view2, slot2) = (stop.clone(), view.clone(), slot.clone());
         std::thread::spawn(move || {
-            let _slot = slot;
             let searched = catch_unwind(AssertUnwindSafe(|| search(&job, &stop2, &view2)));
             let ended = match searched {
                 Ok(why) => why,
                 Err(_) => "the search failed".to_string(),
             };
+            // The slot first: a view that says the search ended finds it free.
+            slot2.lock().unwrap_or_else(|e| e.into_inner()).take();
             let mut v = view2.lock().unwrap_or_else(|e| e.into_inner());
             v.running = false;
             v.ended = Some(ended);
         });
-        Some(Analysis { stop, view })
+        Ok(Analysis { stop, view, slot })
+    }
+
+    /// Stops it and hands its slot on (to its tab's bot), if it still holds one. The search
+    /// may run on for the rest of its slice, a fifth of a second, on the same slot.
+    pub fn hand_over(&self) -> Option<Slot> {
+        self.stop();
+        self.slot.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
     /// Asks the search to stop (it does within a slice).
@@ -205,7 +173,7 @@ fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
             deadline: Some((now + SLICE).min(end)),
             iterations: None,
         };
-        searcher.set_history(job.history.0, job.history.1);
+        searcher.set_history(job.history[0], job.history[1]);
         let report = if std::mem::take(&mut first) {
             searcher.analyse(pos, pos.legal_moves(), &limits)
         } else {
@@ -236,7 +204,7 @@ mod tests {
     fn job(moves: &str, ms: u64) -> Job {
         Job {
             position: Position::after(moves).unwrap(),
-            history: (None, None),
+            history: [None, None],
             limit: Duration::from_millis(ms),
         }
     }
@@ -254,7 +222,7 @@ mod tests {
         let slots = Slots::new(1);
         let a = Analysis::start(job("F6 E7 G8", 700), &slots).unwrap();
         assert!(
-            Analysis::start(job("F6", 100), &slots).is_none(),
+            Analysis::start(job("F6", 100), &slots).is_err(),
             "one slot only"
         );
         let v = wait(&a);
@@ -270,7 +238,13 @@ mod tests {
         assert!(visits <= v.iterations);
         drop(a);
         assert_eq!(slots.running(), 0, "the slot is given back");
-        assert!(Analysis::start(job("F6", 100), &slots).is_some());
+        let b = Analysis::start(job("F6", 60_000), &slots).unwrap();
+        let slot = b.hand_over().expect("a running analysis holds its slot");
+        assert!(b.hand_over().is_none(), "handed over once");
+        assert_eq!(slots.running(), 1, "the slot went on, not back");
+        assert!(!wait(&b).running);
+        drop(slot);
+        assert_eq!(slots.running(), 0);
     }
 
     #[test]
