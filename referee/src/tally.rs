@@ -16,18 +16,30 @@ pub struct EngineLog {
     pub illegal: u64,
     /// Games lost by exiting or closing the output.
     pub crashes: u64,
-    /// Every answer's milliseconds.
+    /// The milliseconds of each game's first answer (its clock is the longer one).
+    pub first_ms: Vec<u64>,
+    /// The milliseconds of every later answer.
     pub ms: Vec<u64>,
 }
 
 impl EngineLog {
-    /// The `q`-quantile (nearest rank) of the answer times.
+    /// The `q`-quantile (nearest rank) of the later answers' times.
     pub fn quantile(&self, q: f64) -> Option<u64> {
-        let mut v = self.ms.clone();
-        v.sort_unstable();
-        let n = v.len();
-        (n > 0).then(|| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1])
+        quantile(&self.ms, q)
     }
+
+    /// The slowest first answer.
+    pub fn slowest_first(&self) -> Option<u64> {
+        self.first_ms.iter().copied().max()
+    }
+}
+
+/// The `q`-quantile (nearest rank) of `ms`.
+fn quantile(ms: &[u64], q: f64) -> Option<u64> {
+    let mut v = ms.to_vec();
+    v.sort_unstable();
+    let n = v.len();
+    (n > 0).then(|| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1])
 }
 
 /// A's results split the ways a reader of a match asks about: by seat, after a swap by either
@@ -141,9 +153,15 @@ impl Tally {
 
     fn log_engines(&mut self, r: &GameRecord, a_player: u8) {
         let engine_of = |player: u8| usize::from(player != a_player);
+        let mut answered = [false; 2];
         for (k, ms) in r.ms.iter().enumerate() {
             if let Some(ms) = ms {
-                self.logs[engine_of((k % 2) as u8)].ms.push(*ms);
+                let log = &mut self.logs[engine_of((k % 2) as u8)];
+                if std::mem::replace(&mut answered[k % 2], true) {
+                    log.ms.push(*ms);
+                } else {
+                    log.first_ms.push(*ms);
+                }
             }
         }
         if let (true, Some(loser)) = (r.reason.is_fault(), r.loser()) {
@@ -205,8 +223,8 @@ impl Tally {
         out
     }
 
-    /// Per engine: faults and answer times; then A's results by seat and after swaps, and
-    /// the lengths of the losses.
+    /// Per engine: faults, the slowest first answer and the later answers' times; then A's
+    /// results by seat and after swaps, and the lengths of the losses.
     pub fn engine_lines(&self, names: [&str; 2]) -> String {
         let mut out = String::new();
         for (name, log) in names.iter().zip(&self.logs) {
@@ -216,10 +234,13 @@ impl Tally {
             };
             let _ = writeln!(
                 out,
-                "{name}: timeouts {}, illegal moves {}, crashes {}; answer time p50 {}, p99 {}, max {} ({} answers)",
+                "{name}: timeouts {}, illegal moves {}, crashes {}; first answers max {} ({}); later answers p50 {}, p99 {}, max {} ({})",
                 log.timeouts,
                 log.illegal,
                 log.crashes,
+                log.slowest_first()
+                    .map_or("-".to_string(), |v| format!("{v} ms")),
+                log.first_ms.len(),
                 q(0.5),
                 q(0.99),
                 q(1.0),
@@ -275,10 +296,14 @@ mod tests {
         assert_eq!(t.pairs_wl, 1);
         assert_eq!((t.wdl.wins, t.wdl.draws, t.wdl.losses), (3, 1, 1));
         assert_eq!(t.logs[0].timeouts, 1);
-        // A moved 2 of 3 moves as player 0 (three games) and 1 of 3 as player 1 (two games).
-        assert_eq!(t.logs[0].ms.len(), 3 * 2 + 2);
+        // A moved 2 of 3 moves as player 0 (three games) and 1 of 3 as player 1 (two games):
+        // one first answer a game, the rest later ones.
+        assert_eq!(t.logs[0].first_ms.len(), 5);
+        assert_eq!(t.logs[0].ms.len(), 3);
         assert_eq!(t.logs[0].quantile(1.0), Some(30));
-        assert_eq!(t.logs[1].quantile(0.5), Some(20));
+        assert_eq!(t.logs[0].slowest_first(), Some(20));
+        assert_eq!(t.logs[1].quantile(0.5), Some(30));
+        assert_eq!(t.logs[1].slowest_first(), Some(20));
         assert!(t
             .block(None)
             .contains("Ptnml(0-2): [0, 0, 1, 0, 1], WL/DD: 1, 0"));

@@ -7,7 +7,7 @@ use crate::search::params::Params;
 /// is the margin for reading the input, answering and the arena's load.
 pub const THINK_MS: u64 = 250;
 /// Thinking time on the process's first turn, in ms (CodinGame's clock is 1000 ms).
-pub const FIRST_THINK_MS: u64 = 900;
+pub const FIRST_THINK_MS: u64 = 850;
 
 /// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
 pub fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {

@@ -5,6 +5,7 @@ pub mod analyze;
 pub mod args;
 pub mod opening;
 pub mod options;
+pub mod reserve;
 
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
@@ -12,8 +13,9 @@ use crate::protocol::{Answer, LastMove, ParsedTurn, TurnInput, TurnReader};
 use crate::search::tree::Known;
 use crate::search::{Found, Limits, Report, Searcher};
 use options::{help, parse_args, Command, Options, Request};
+use reserve::Reserve;
 use std::io::{BufRead, Write};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 /// Exit status when the input cannot be understood well enough to answer.
 pub const EXIT_BAD_INPUT: i32 = 2;
@@ -93,6 +95,8 @@ pub struct Bot {
     last_peg: Option<Cell>,
     /// Chooses our first peg among the opening table's (the seed).
     first_pick: u64,
+    /// What is held back from the think time on a busy machine.
+    reserve: Reserve,
 }
 
 impl Bot {
@@ -106,6 +110,7 @@ impl Bot {
             turns: 0,
             last_peg: None,
             first_pick: first_pick(seed),
+            reserve: Reserve::default(),
         }
     }
 
@@ -127,7 +132,8 @@ impl Bot {
                 let _ = writeln!(log, "twixt-bot: the board is unknown: no answer, exiting");
                 return EXIT_BAD_INPUT;
             }
-            let answer = self.answer(&turn, start, log);
+            let limits = self.limits(start);
+            let (answer, said) = self.answer(&turn, &limits, log);
             self.last_peg = answer.mv.peg();
             if writeln!(out, "{}", answer)
                 .and_then(|_| out.flush())
@@ -135,22 +141,33 @@ impl Bot {
             {
                 return 0;
             }
+            // What the turn tells of the machine, and the turn's line, once the answer is out.
+            let flushed = Instant::now();
+            let late = limits
+                .deadline
+                .map_or(Duration::ZERO, |d| flushed.saturating_duration_since(d));
+            self.reserve.observe(self.searcher.stall(), late);
+            self.log_turn(log, flushed - start, &said);
             self.turns += 1;
         }
         0
     }
 
-    /// The answer to one turn whose pegs are known. Never panics: a failure inside the search
-    /// falls back to any legal hole.
-    fn answer<E: Write>(&mut self, turn: &ParsedTurn, start: Instant, log: &mut E) -> Answer {
+    /// The answer to one turn whose pegs are known, and what to log of it. Never panics: a
+    /// failure inside the search falls back to any legal hole.
+    fn answer<E: Write>(
+        &mut self,
+        turn: &ParsedTurn,
+        limits: &Limits,
+        log: &mut E,
+    ) -> (Answer, String) {
         let input = &turn.input;
         let me = *self.side.get_or_insert_with(|| input.infer_side());
         let (pos, _) = position_of(input, me, log);
         if let Some((mv, why)) = table_move(&pos, input.last, self.opts.no_swap, self.first_pick) {
-            return self.play_from_table(&pos, mv, why, start, log);
+            return self.play_from_table(&pos, mv, why, limits, log);
         }
         let swap_turn = pos.swap_allowed();
-        let limits = self.limits(start);
         let last_opp = match input.last {
             Some(LastMove::Peg(c)) => Some(c),
             _ => None,
@@ -159,22 +176,22 @@ impl Bot {
         let searcher = &mut self.searcher;
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if swap_turn {
-                searcher.choose_peg(&pos, &limits)
+                searcher.choose_peg(&pos, limits)
             } else {
-                searcher.choose(&pos, &limits)
+                searcher.choose(&pos, limits)
             }
         }));
         match found {
             Ok(Some(report)) => {
-                self.log_turn(log, start, &describe(&report));
-                Answer {
+                let answer = Answer {
                     mv: report.best,
                     message: match report.found {
                         Found::WinInOne => "win".to_string(),
                         Found::WinInTwo => "win in two".to_string(),
                         Found::Search => format!("{:.0}%", report.value * 100.0),
                     },
-                }
+                };
+                (answer, describe(&report))
             }
             Ok(None) | Err(_) => {
                 let mv = fallback(&pos);
@@ -183,10 +200,11 @@ impl Bot {
                     _ => "no search result",
                 };
                 let _ = writeln!(log, "twixt-bot: {}; playing {}", why, mv);
-                Answer {
+                let answer = Answer {
                     mv,
                     message: String::new(),
-                }
+                };
+                (answer, format!("{} ({})", mv, why))
             }
         }
     }
@@ -199,25 +217,24 @@ impl Bot {
         pos: &Position,
         mv: Move,
         message: &str,
-        start: Instant,
+        limits: &Limits,
         log: &mut E,
-    ) -> Answer {
+    ) -> (Answer, String) {
         let mut after = pos.clone();
         after.play_unchecked(mv);
-        self.ponder(&after, start, log);
-        self.log_turn(log, start, &format!("{} (opening table)", mv));
-        Answer {
+        self.ponder(&after, limits, log);
+        let answer = Answer {
             mv,
             message: message.to_string(),
-        }
+        };
+        (answer, format!("{} (opening table)", mv))
     }
 
     /// Searches `pos` (the opponent to move) until this turn's deadline, keeping the tree.
-    fn ponder<E: Write>(&mut self, pos: &Position, start: Instant, log: &mut E) {
-        let limits = self.limits(start);
+    fn ponder<E: Write>(&mut self, pos: &Position, limits: &Limits, log: &mut E) {
         let searcher = &mut self.searcher;
         let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            searcher.ponder(pos, &limits)
+            searcher.ponder(pos, limits)
         }));
         if pondered.is_err() {
             // Whatever the search left behind is not to be trusted next turn.
@@ -239,17 +256,25 @@ impl Bot {
                     self.opts.think_ms
                 };
                 Limits {
-                    deadline: Some(start + std::time::Duration::from_millis(ms)),
+                    deadline: Some(self.reserve.deadline(start, Duration::from_millis(ms))),
                     iterations: None,
                 }
             }
         }
     }
 
-    fn log_turn<E: Write>(&self, log: &mut E, start: Instant, what: &str) {
+    /// The turn's line: what was played, and the time from reading the turn to the answer's
+    /// flush, with the time held back now.
+    fn log_turn<E: Write>(&self, log: &mut E, took: Duration, what: &str) {
         if !self.opts.quiet {
-            let ms = start.elapsed().as_secs_f64() * 1000.0;
-            let _ = writeln!(log, "turn {}: {} time {:.0} ms", self.turns + 1, what, ms);
+            let _ = writeln!(
+                log,
+                "turn {}: {} time {:.0} ms reserve {:.0} ms",
+                self.turns + 1,
+                what,
+                took.as_secs_f64() * 1000.0,
+                self.reserve.held().as_secs_f64() * 1000.0
+            );
         }
     }
 }
@@ -271,8 +296,9 @@ fn first_pick(seed: u64) -> u64 {
 }
 
 /// The move the opening table decides, with the answer's message: our first peg on the
-/// empty board (the table's hole that `pick` chooses), SWAP of a first peg worth swapping
-/// (unless `no_swap`), or the table's reply to a first peg that stays.
+/// empty board (the table's hole that `pick` chooses), SWAP of a first peg worth swapping,
+/// or the table's reply to a first peg that stays. With `no_swap` the table answers no first
+/// peg (neither SWAP nor a reply): the search does, as self-play that measures openings needs.
 fn table_move(
     pos: &Position,
     last: Option<LastMove>,
@@ -283,10 +309,10 @@ fn table_move(
         return Some((Move::Peg(opening::first_peg(pick)), "opening"));
     }
     let first = match last {
-        Some(LastMove::Peg(c)) if pos.swap_allowed() => c,
+        Some(LastMove::Peg(c)) if pos.swap_allowed() && !no_swap => c,
         _ => return None,
     };
-    if !no_swap && opening::should_swap(first) {
+    if opening::should_swap(first) {
         return Some((Move::Swap, "swap"));
     }
     let peg = opening::first_reply(first).filter(|&r| pos.legal_holes().has(r))?;
@@ -346,12 +372,31 @@ mod tests {
 
     #[test]
     fn answers_each_turn_and_exits_quietly_at_eof() {
-        let (code, out, log) = run("FIRST\n0\n0\n0\n0\n");
+        // Turn 1 is the opening table's first peg; turn 2, after player 1's C3, the search's.
+        let first = opening::first_peg(first_pick(1));
+        let (code, out, log) = run(&format!("FIRST\n0\n0\n0\n0\nC3\n1\n{first}\n0\n1\nC3\n0\n"));
         assert_eq!(code, 0);
-        assert_eq!(out.lines().count(), 1);
-        let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
-        assert!(matches!(mv, Move::Peg(c) if c.allowed_for(Player::Zero)));
-        assert!(log.contains("turn 1:"));
+        let moves: Vec<Move> = out
+            .lines()
+            .map(|l| l.split_whitespace().next().unwrap().parse().unwrap())
+            .collect();
+        assert_eq!(moves[0], Move::Peg(first), "{out}");
+        assert_eq!(moves.len(), 2, "{out}");
+        let taken = [first, "C3".parse().unwrap()];
+        assert!(
+            matches!(moves[1], Move::Peg(c) if c.allowed_for(Player::Zero) && !taken.contains(&c)),
+            "{out}"
+        );
+        let turn_2 = log.lines().find(|l| l.starts_with("turn 2:")).unwrap_or("");
+        assert!(
+            turn_2.contains(" visits "),
+            "the search answers turn 2: {log}"
+        );
+        assert_eq!(
+            log.lines().filter(|l| l.starts_with("turn ")).count(),
+            2,
+            "{log}"
+        );
     }
 
     #[test]
@@ -406,26 +451,30 @@ mod tests {
     }
 
     #[test]
-    fn without_swaps_it_answers_a_central_first_peg_with_a_peg() {
+    fn without_swaps_the_search_answers_a_first_peg_the_table_would_swap() {
+        let first: crate::cell::Cell = "E6".parse().unwrap();
+        assert!(opening::should_swap(first) && opening::first_reply(first).is_some());
         let opts = Options {
             playouts: Some(200),
             seed: Some(1),
             no_swap: true,
             ..Options::default()
         };
-        let mut out = Vec::new();
-        Bot::new(opts).run(&b"F6\n0\n0\n1\nF6\n0\n"[..], &mut out, &mut Vec::new());
-        let mv: Move = String::from_utf8(out)
-            .unwrap()
-            .split_whitespace()
-            .next()
-            .unwrap()
-            .parse()
-            .unwrap();
+        let (mut out, mut log) = (Vec::new(), Vec::new());
+        let input = format!("{first}\n0\n0\n1\n{first}\n0\n");
+        Bot::new(opts).run(input.as_bytes(), &mut out, &mut log);
+        let (out, log) = (
+            String::from_utf8(out).unwrap(),
+            String::from_utf8(log).unwrap(),
+        );
+        let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
         assert!(
-            matches!(mv, Move::Peg(c) if c.allowed_for(Player::One)),
+            matches!(mv, Move::Peg(c) if c.allowed_for(Player::One) && c != first),
             "{mv}"
         );
+        // Neither the table's SWAP nor its reply: the search's line, with its visits.
+        assert!(!log.contains("(opening table)"), "{log}");
+        assert!(log.contains(" visits "), "{log}");
     }
 
     #[test]

@@ -20,7 +20,9 @@ pub struct Options {
     pub seed: Option<u64>,
     /// No per-turn line on stderr (input problems are still reported).
     pub quiet: bool,
-    /// Never answer SWAP (for building the opening table by self-play).
+    /// Answer the opponent's first peg by the search: never SWAP, nor the opening table's
+    /// reply (for measuring first pegs and replies by self-play); our own first peg on the
+    /// empty board is still the table's.
     pub no_swap: bool,
     /// Search parameters (`--set NAME=VALUE`).
     pub params: Params,
@@ -101,7 +103,9 @@ options:
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
   --quiet             no per-turn line on stderr (input problems are still reported)
-  --no-swap           never answer SWAP (to build the opening table by self-play)
+  --no-swap           answer a first peg by the search: no SWAP, no reply from the
+                      opening table (to measure openings by self-play; our own first
+                      peg on the empty board is still the table's)
   --set NAME=VALUE    set a search parameter (repeatable; for tuning matches), one of:
 {params}
   -h, --help          this text
@@ -232,7 +236,7 @@ mod tests {
             "{help}"
         );
         assert!(
-            help.contains("clock_every   default 64, range 1..=4096"),
+            help.contains("clock_every   default 16, range 1..=4096"),
             "{help}"
         );
         assert!(help.contains("--svg OUT"), "{help}");

@@ -26,8 +26,8 @@ use crate::rng::FastRng;
 pub use analysis::RootLine;
 use iteration::{Iteration, Knowing};
 use params::Params;
-use std::time::Instant;
-use tree::{Known, Tree, ROOT};
+use std::time::{Duration, Instant};
+use tree::{Known, Memory, Tree, ROOT};
 
 /// When to stop searching: at a deadline, after a number of iterations, or whichever first.
 #[derive(Clone, Copy, Debug, Default)]
@@ -122,6 +122,10 @@ pub struct Searcher {
     network: Option<Network>,
     /// The next root's last two pegs: the opponent's, then the mover's own.
     history: [Option<Cell>; 2],
+    /// The memory of the tree before the last, for the next tree (see [`Tree::reusing`]).
+    spare: Memory,
+    /// The longest the last search went between two looks at its clock.
+    stall: Duration,
 }
 
 impl Searcher {
@@ -136,7 +140,25 @@ impl Searcher {
             policy: Scorer::new(Policy::shipped_or_uniform()),
             network: Network::shipped_or_none(),
             history: [None; 2],
+            spare: Memory::default(),
+            stall: Duration::ZERO,
         }
+    }
+
+    /// The longest the last search went between two looks at its clock: long when the machine
+    /// gave the time to others (zero for a search without a deadline).
+    pub fn stall(&self) -> Duration {
+        self.stall
+    }
+
+    /// A tree with only a root, in the memory of the tree before the last.
+    fn fresh_tree(&mut self) -> Tree {
+        Tree::reusing(std::mem::take(&mut self.spare), self.params.max_nodes)
+    }
+
+    /// The memory of a tree no longer needed, for a later one.
+    fn recycle(&mut self, tree: Tree) {
+        self.spare = tree.into_memory();
     }
 
     /// A searcher whose value network is `network` instead of the shipped one (for trying a
@@ -186,24 +208,22 @@ impl Searcher {
         limits: &Limits,
     ) -> Option<Report> {
         let last = self.last.take();
+        self.stall = Duration::ZERO;
         if moves.is_empty() {
             return None;
         }
         if let Some(r) = self.tactical(pos) {
             return Some(r);
         }
-        let mut reusable = last;
-        let root_moves = match safe_root(pos, &moves) {
-            Some(safe) => {
-                reusable = None;
-                safe
-            }
-            None => moves,
-        };
-        let tree = reusable
-            .and_then(|(prev, tree)| subtree(&prev, &tree, pos))
-            .unwrap_or_else(|| Tree::new(self.params.max_nodes));
-        Some(self.search(pos, tree, root_moves, limits))
+        let safe = safe_root(pos, &moves);
+        let kept = last.and_then(|(prev, old)| {
+            let node = safe.is_none().then(|| reached(&prev, &old, pos)).flatten();
+            let tree = node.map(|n| old.subtree(n, std::mem::take(&mut self.spare)));
+            self.recycle(old);
+            tree
+        });
+        let tree = kept.unwrap_or_else(|| self.fresh_tree());
+        Some(self.search(pos, tree, safe.unwrap_or(moves), limits))
     }
 
     /// The move the tactics play without a search: an immediate win, else (with
@@ -223,9 +243,13 @@ impl Searcher {
     /// opening table decided.
     pub fn ponder(&mut self, pos: &Position, limits: &Limits) {
         let moves = pos.legal_moves();
+        if let Some((_, old)) = self.last.take() {
+            self.recycle(old);
+        }
         if !moves.is_empty() {
             self.keep_next = true;
-            self.search(pos, Tree::new(self.params.max_nodes), moves, limits);
+            let tree = self.fresh_tree();
+            self.search(pos, tree, moves, limits);
         }
     }
 
@@ -269,10 +293,13 @@ impl Searcher {
             self.scratch
                 .run(&self.params, &mut self.rng, tree, pos, &knowing)
         };
-        let (iterations, plies) = iterate(&self.params, limits, || run(&mut tree));
+        let (iterations, plies, stall) = iterate(&self.params, limits, || run(&mut tree));
         let report = report_of(&tree, self.params.prior_visits, reused, iterations, plies);
+        self.stall = stall;
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
             self.last = Some((pos.clone(), tree));
+        } else {
+            self.recycle(tree);
         }
         report
     }
@@ -288,16 +315,25 @@ fn safe_root(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
     (!safe.is_empty() && safe.len() < moves.len()).then_some(safe)
 }
 
-/// Runs `iteration` until the limits say stop; returns how many ran, and the pegs placed.
-fn iterate(params: &Params, limits: &Limits, mut iteration: impl FnMut() -> u32) -> (u64, u64) {
+/// Runs `iteration` until the limits say stop; returns how many ran, the pegs placed, and the
+/// longest time between two looks at the clock.
+fn iterate(
+    params: &Params,
+    limits: &Limits,
+    mut iteration: impl FnMut() -> u32,
+) -> (u64, u64, Duration) {
     let (mut iterations, mut plies) = (0u64, 0u64);
+    let (mut looked, mut stall) = (Instant::now(), Duration::ZERO);
     loop {
         if limits.iterations.map_or(false, |n| iterations >= n) {
             break;
         }
         if iterations % params.clock_every == 0 && iterations > 0 {
             if let Some(deadline) = limits.deadline {
-                if Instant::now() >= deadline {
+                let now = Instant::now();
+                stall = stall.max(now - looked);
+                looked = now;
+                if now >= deadline {
                     break;
                 }
             }
@@ -305,7 +341,7 @@ fn iterate(params: &Params, limits: &Limits, mut iteration: impl FnMut() -> u32)
         plies += iteration() as u64;
         iterations += 1;
     }
-    (iterations, plies)
+    (iterations, plies, stall)
 }
 
 /// The report of a tree searched by `iterations` iterations that placed `plies` pegs.
@@ -337,10 +373,10 @@ fn report_of(tree: &Tree, prior_visits: u32, reused: u32, iterations: u64, plies
     }
 }
 
-/// The subtree of `tree` (searched from `prev`) whose position is `pos`: one or two pegs
-/// later (the opponent's reply, after our move when `prev` was ours to play), found by where
-/// `pos` has pegs `prev` had not.
-fn subtree(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
+/// The node of `tree` (searched from `prev`) whose position is `pos`: one or two pegs later
+/// (the opponent's reply, after our move when `prev` was ours to play), found by where `pos`
+/// has pegs `prev` had not.
+fn reached(prev: &Position, tree: &Tree, pos: &Position) -> Option<u32> {
     let me = pos.to_move();
     let both = [me, me.other()];
     let movers = &both[if prev.to_move() == me { 0 } else { 1 }..];
@@ -357,7 +393,7 @@ fn subtree(prev: &Position, tree: &Tree, pos: &Position) -> Option<Tree> {
         let peg = Move::Peg(added.iter().next()?);
         node = tree.children(node).find(|&c| tree.get(c).mv == peg)?;
     }
-    Some(tree.subtree(node))
+    Some(node)
 }
 
 #[cfg(test)]

@@ -111,7 +111,7 @@ macro_rules! with_params {
             /// Most tree nodes kept (memory bound: 20 bytes each; CodinGame allows 768 MB).
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.
-            clock_every: u64 = 64, min 1, max 4096, step 16;
+            clock_every: u64 = 16, min 1, max 4096, step 16;
         }
     };
 }

@@ -74,22 +74,56 @@ pub struct Tree {
 /// Index of the root node.
 pub const ROOT: u32 = 0;
 
+/// The memory of a tree no longer needed, for the next one (see [`Tree::reusing`]).
+#[derive(Default)]
+pub struct Memory {
+    nodes: Vec<Node>,
+    minimax: Vec<f32>,
+}
+
 impl Tree {
     /// A tree with only a root, holding at most `max_nodes` nodes.
     pub fn new(max_nodes: usize) -> Tree {
-        let mut nodes = Vec::with_capacity(max_nodes.min(1 << 16));
+        let nodes = Vec::with_capacity(max_nodes.min(1 << 16));
+        let memory = Memory {
+            nodes,
+            minimax: Vec::new(),
+        };
+        Tree::reusing(memory, max_nodes)
+    }
+
+    /// A tree with only a root, holding at most `max_nodes` nodes, in `memory` (an earlier
+    /// tree's [`Tree::into_memory`]; its nodes are dropped). A search in memory it has used
+    /// before asks the system for no new page: on a busy machine a page can take long enough
+    /// to make an answer late.
+    pub fn reusing(memory: Memory, max_nodes: usize) -> Tree {
+        let Memory {
+            mut nodes,
+            mut minimax,
+        } = memory;
+        nodes.clear();
         nodes.push(Node::new(Move::Swap));
+        minimax.clear();
         Tree {
             nodes,
             max_nodes: max_nodes.max(1),
-            minimax: Vec::new(),
+            minimax,
+        }
+    }
+
+    /// The tree's memory, for [`Tree::reusing`].
+    pub fn into_memory(self) -> Memory {
+        Memory {
+            nodes: self.nodes,
+            minimax: self.minimax,
         }
     }
 
     /// Starts keeping minimax values (none known yet), if not already.
     pub fn track_minimax(&mut self) {
         if self.minimax.len() != self.nodes.len() {
-            self.minimax = vec![f32::NAN; self.nodes.len()];
+            self.minimax.clear();
+            self.minimax.resize(self.nodes.len(), f32::NAN);
         }
     }
 
@@ -173,13 +207,14 @@ impl Tree {
     }
 
     /// A tree made of the subtree under `i`, `i` becoming the root (tree reuse between
-    /// turns). Children stay contiguous; the node bound is kept.
-    pub fn subtree(&self, i: u32) -> Tree {
-        let mut out = Tree::new(self.max_nodes);
+    /// turns), in `memory` (see [`Tree::reusing`]). Children stay contiguous; the node bound
+    /// is kept.
+    pub fn subtree(&self, i: u32, memory: Memory) -> Tree {
+        let mut out = Tree::reusing(memory, self.max_nodes);
         out.nodes[0] = *self.get(i);
         let keep = !self.minimax.is_empty();
         if keep {
-            out.minimax = vec![self.minimax(i)];
+            out.minimax.push(self.minimax(i));
         }
         let mut queue = std::collections::VecDeque::from([(i, ROOT)]);
         while let Some((old, new)) = queue.pop_front() {
@@ -225,6 +260,42 @@ mod tests {
     }
 
     #[test]
+    fn a_tree_in_a_used_buffer_holds_only_its_own_nodes() {
+        let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
+        let mut t = Tree::new(100);
+        t.expand(ROOT, moves(3));
+        t.expand(2, moves(2));
+        t.get_mut(5).visits = 9;
+        t.track_minimax();
+        t.set_minimax(4, 0.25);
+        let mut used = Tree::new(100);
+        used.expand(ROOT, moves(40));
+        used.track_minimax();
+        for i in 0..used.len() as u32 {
+            used.get_mut(i).visits = 1000 + i;
+            used.set_minimax(i, 0.9);
+        }
+        let (fresh, again) = (
+            t.subtree(2, Memory::default()),
+            t.subtree(2, used.into_memory()),
+        );
+        let fields = |t: &Tree| {
+            let n = |i: u32| {
+                let node = t.get(i);
+                let minimax = t.minimax(i).to_bits();
+                (node.visits, node.first_child, node.children, minimax)
+            };
+            (0..t.len() as u32).map(n).collect::<Vec<_>>()
+        };
+        assert_eq!(fields(&again), fields(&fresh));
+        assert_eq!(again.len(), 3);
+        let empty = Tree::reusing(again.into_memory(), 100);
+        assert_eq!((empty.len(), empty.get(ROOT).visits), (1, 0));
+        assert_eq!(empty.get(ROOT).children, 0);
+        assert!(empty.minimax(ROOT).is_nan(), "no minimax kept until asked");
+    }
+
+    #[test]
     fn a_subtree_keeps_its_nodes_and_statistics() {
         let mut t = Tree::new(100);
         let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
@@ -233,7 +304,7 @@ mod tests {
         t.expand(5, moves(4));
         t.get_mut(2).visits = 7;
         t.get_mut(6).visits = 3;
-        let s = t.subtree(2);
+        let s = t.subtree(2, Memory::default());
         assert_eq!(s.len(), 1 + 2 + 4);
         assert_eq!(s.get(ROOT).visits, 7);
         assert_eq!(s.children(ROOT).len(), 2);
@@ -264,7 +335,7 @@ mod tests {
         t.set_minimax(5, 0.6);
         assert!((t.minimax_of_children(2) - 0.4).abs() < 1e-6);
         t.set_minimax(2, 0.4);
-        let s = t.subtree(2);
+        let s = t.subtree(2, Memory::default());
         assert_eq!(s.minimax(ROOT), 0.4);
         assert_eq!((s.minimax(1), s.minimax(2)), (0.3, 0.6));
     }
