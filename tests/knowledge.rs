@@ -6,6 +6,7 @@ mod random_games;
 use random_games::random_move;
 use twixt::knowledge::features::{self as f, Context};
 use twixt::knowledge::{Policy, Scorer};
+use twixt::position::last_pegs;
 use twixt::rng::FastRng;
 use twixt::{Cell, Move, Player, Position};
 use twixt_reference::{RefGame, KNIGHT_MOVES};
@@ -200,12 +201,7 @@ fn features_agree_with_the_reference_rules_in_random_games() {
             continue;
         }
         let moves = slow.moves();
-        let last_opp = moves.last().and_then(|m| m.peg());
-        let last_own = moves
-            .len()
-            .checked_sub(2)
-            .and_then(|i| moves.get(i))
-            .and_then(|m| m.peg());
+        let [last_opp, last_own] = last_pegs(moves);
         let ctx = Context::new(&fast, last_opp, last_own);
         for mv in fast.legal_moves() {
             let Move::Peg(c) = mv else { continue };
@@ -262,9 +258,10 @@ fn the_scorer_gives_the_policy_logits_to_the_bit() {
         for seed in 0..40 {
             let mut rng = FastRng::new(seed);
             let mut pos = Position::new();
-            let mut last: [Option<Cell>; 2] = [None; 2];
+            let mut played = Vec::new();
             while pos.outcome().is_none() {
-                let ctx = Context::new(&pos, last[0], last[1]);
+                let [last_opp, last_own] = last_pegs(&played);
+                let ctx = Context::new(&pos, last_opp, last_own);
                 for mv in pos.legal_moves() {
                     let want = policy.logit(&ctx.features(mv));
                     let got = scorer.logit(&ctx, mv);
@@ -274,7 +271,7 @@ fn the_scorer_gives_the_policy_logits_to_the_bit() {
                 let moves = pos.legal_moves();
                 let mv = moves[rng.below(moves.len() as u32) as usize];
                 pos.play(mv).unwrap();
-                last = [mv.peg(), last[0]];
+                played.push(mv);
             }
         }
     }

@@ -3,6 +3,7 @@
 //! written by `twixt-train export-net` with the weights).
 
 use twixt::knowledge::network::Network;
+use twixt::position::last_pegs;
 use twixt::{Move, Position};
 
 /// The bits of numbers written with `{:?}`.
@@ -34,8 +35,7 @@ fn the_engine_gives_the_trainer_s_golden_values_and_logits() {
         for &mv in &moves {
             pos.play(mv).unwrap();
         }
-        let back = |k: usize| moves.len().checked_sub(k).and_then(|i| moves[i].peg());
-        let last = [back(1), back(2)];
+        let last = last_pegs(&moves);
         let acc = net.accumulate(pos.board());
         let got = net.value(&acc, pos.to_move());
         assert_eq!(vec![got.to_bits()], bits(parts[1]), "line {}: {got}", n + 1);

@@ -3,6 +3,7 @@
 
 use crate::data::Game;
 use twixt::knowledge::features::{Active, Context};
+use twixt::position::last_pegs;
 use twixt::{Move, Position};
 
 /// One searched position: its candidates' features and the visit shares to learn.
@@ -25,12 +26,7 @@ pub fn of_game(game: &Game) -> Vec<Example> {
         if let Some(search) = &ply.search {
             let total: u32 = search.visits.iter().map(|&(_, n)| n).sum();
             if total > 0 {
-                let n = played.len();
-                let last_opp = played.last().and_then(|m| m.peg());
-                let last_own = n
-                    .checked_sub(2)
-                    .and_then(|i| played.get(i))
-                    .and_then(|m| m.peg());
+                let [last_opp, last_own] = last_pegs(&played);
                 let ctx = Context::new(&pos, last_opp, last_own);
                 out.push(Example {
                     moves: search

@@ -1,6 +1,6 @@
 //! `twixt-train export`: the engine module that ships a model's weights in the bot.
 
-use crate::model;
+use crate::policy_file;
 use anyhow::{Context, Result};
 use std::path::Path;
 use twixt::knowledge::encoding;
@@ -28,7 +28,7 @@ pub fn module(policy: &Policy, source: &str) -> String {
 
 /// Runs `export`: writes the module for the model file `model_path` to `out`.
 pub fn run(model_path: &Path, out: &Path) -> Result<()> {
-    let policy = model::read(model_path)?;
+    let policy = policy_file::read(model_path)?;
     let text = module(&policy, &model_path.display().to_string());
     std::fs::write(out, &text).with_context(|| out.display().to_string())?;
     println!(

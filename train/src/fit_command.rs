@@ -1,10 +1,12 @@
-//! `twixt-train fit`: examples from data files, a held-out tenth, the fit, and its scores.
+//! `twixt-train fit`, the policy's command: examples from data files, a held-out tenth, the
+//! fit ([`crate::policy_fit`]), its scores, and the model file ([`crate::policy_file`]).
 
 use crate::data;
 use crate::examples::{self, Example};
-use crate::fit::{self, Scores, Settings};
-use crate::model;
-use anyhow::{anyhow, bail, Result};
+use crate::held_out::hold_out;
+use crate::policy_file;
+use crate::policy_fit::{self, Scores, Settings};
+use anyhow::{anyhow, Result};
 use std::path::PathBuf;
 use std::time::Instant;
 use twixt::knowledge::Policy;
@@ -29,30 +31,6 @@ pub struct FitOptions {
     pub l2: f32,
 }
 
-/// Games whose index is a multiple of this are held out for scoring.
-pub const HOLD_OUT_EVERY: u32 = 10;
-
-/// Splits positions into those held out for scoring (from games 0, 10, 20, ...) and those to
-/// fit, by `game`, each position's game index; an error when either part is empty.
-pub fn hold_out<T>(all: Vec<T>, game: impl Fn(&T) -> u32) -> Result<(Vec<T>, Vec<T>)> {
-    let (held, train): (Vec<T>, Vec<T>) = all
-        .into_iter()
-        .partition(|t| game(t).is_multiple_of(HOLD_OUT_EVERY));
-    if train.is_empty() || held.is_empty() {
-        bail!(
-            "too few games to fit and score: {} positions to fit, {} held out",
-            train.len(),
-            held.len()
-        );
-    }
-    println!(
-        "positions: {} to fit, {} held out (games 0, 10, 20, ...)",
-        train.len(),
-        held.len()
-    );
-    Ok((held, train))
-}
-
 /// Reads the examples of every file; a torn file is an error, not a smaller data set.
 fn load(paths: &[PathBuf]) -> Result<Vec<Example>> {
     let games = data::read_complete(paths)?;
@@ -75,20 +53,20 @@ pub fn run(options: &FitOptions) -> Result<()> {
     let (held, train) = hold_out(load(&options.data)?, |e: &Example| e.game)?;
     println!(
         "{}",
-        line("uniform", &fit::score(&Policy::uniform(), &held))
+        line("uniform", &policy_fit::score(&Policy::uniform(), &held))
     );
     let shipped =
         Policy::shipped().map_err(|e| anyhow!("the shipped policy does not decode: {e}"))?;
-    println!("{}", line("shipped", &fit::score(&shipped, &held)));
+    println!("{}", line("shipped", &policy_fit::score(&shipped, &held)));
     let settings = Settings {
         epochs: options.epochs,
         rate: options.rate,
         l2: options.l2,
     };
-    let policy = fit::fit(&train, settings, |_| {})?;
-    println!("{}", line("fit", &fit::score(&policy, &train)));
-    println!("{}", line("held out", &fit::score(&policy, &held)));
-    model::write(&options.out, &policy)?;
+    let policy = policy_fit::fit(&train, settings, |_| {})?;
+    println!("{}", line("fit", &policy_fit::score(&policy, &train)));
+    println!("{}", line("held out", &policy_fit::score(&policy, &held)));
+    policy_file::write(&options.out, &policy)?;
     println!(
         "{}: written, {:.1} s",
         options.out.display(),

@@ -1,17 +1,21 @@
 //! The training pipeline behind `twixt-train`: [`selfplay`] plays the engine's search against
 //! itself and writes every searched position in the format of [`data`]; [`info`] sums a data
-//! file up; [`examples`] turns positions into the policy's training examples, [`fit`] fits
-//! the policy to them (run by [`fitcmd`]) and [`model`] keeps it as a text file, which
+//! file up; [`examples`] turns positions into the policy's training examples,
+//! [`policy_fit`] fits the policy to them (run by [`fit_command`], `twixt-train fit`, on the
+//! games [`held_out`] leaves to fit) and [`policy_file`] keeps it as a text file, which
 //! [`export`] writes into the engine as a module; [`value`] fits the distance value's two
-//! weights; [`net`] trains the value network. Host-only: it never ships to CodinGame.
+//! weights; [`net`] trains the value network. Both models' files are [`weights_text`].
+//! Host-only: it never ships to CodinGame.
 
 pub mod data;
 pub mod examples;
 pub mod export;
-pub mod fit;
-pub mod fitcmd;
+pub mod fit_command;
+pub mod held_out;
 pub mod info;
-pub mod model;
 pub mod net;
+pub mod policy_file;
+pub mod policy_fit;
 pub mod selfplay;
 pub mod value;
+pub mod weights_text;

@@ -7,7 +7,7 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use twixt_train::export;
-use twixt_train::fitcmd::{self, FitOptions};
+use twixt_train::fit_command::{self, FitOptions};
 use twixt_train::info;
 use twixt_train::net::fit::{self as net, NetOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
@@ -79,7 +79,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
-        Command::Fit(options) => fitcmd::run(&options),
+        Command::Fit(options) => fit_command::run(&options),
         Command::Value(options) => value::run(&options),
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),

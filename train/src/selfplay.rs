@@ -17,6 +17,7 @@ use std::time::Instant;
 use twixt::knowledge::encoding::DecodeError;
 use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
+use twixt::position::last_pegs;
 use twixt::rng::FastRng;
 use twixt::search::params::Params;
 use twixt::search::{Limits, RootMove, Searcher};
@@ -109,15 +110,13 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     let (full, fast) = (limits(header.iterations), limits(header.fast));
     let mut pos = Position::new();
     let mut plies: Vec<Ply> = Vec::new();
+    let mut moves: Vec<Move> = Vec::new();
     while pos.outcome().is_none() {
         let ply = if plies.len() < header.opening as usize {
             random_peg(&pos, &mut rng)
         } else {
-            let peg_back = |back: usize| match plies.len().checked_sub(back) {
-                Some(i) => plies[i].mv.peg(),
-                None => None,
-            };
-            searcher.set_history(peg_back(1), peg_back(2));
+            let [opponent_s, own] = last_pegs(&moves);
+            searcher.set_history(opponent_s, own);
             if header.fast == 0 || rng.below(1000) < u32::from(header.full_share) {
                 searched(&mut searcher, &pos, &full)
             } else {
@@ -128,6 +127,7 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
             }
         };
         pos.play_unchecked(ply.mv);
+        moves.push(ply.mv);
         plies.push(ply);
     }
     let winner = match pos.outcome() {

@@ -5,7 +5,7 @@
 //! score it against the search's own estimate of the same positions.
 
 use crate::data::{self, Game};
-use crate::fitcmd::hold_out;
+use crate::held_out::hold_out;
 use anyhow::Result;
 use std::path::PathBuf;
 use twixt::knowledge::network;

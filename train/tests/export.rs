@@ -5,7 +5,7 @@
 use std::path::Path;
 use twixt::knowledge::Policy;
 use twixt_train::net::export as net_export;
-use twixt_train::{export, model};
+use twixt_train::{export, policy_file};
 
 const MODEL: &str = "train/models/policy.txt";
 
@@ -15,7 +15,7 @@ fn root() -> &'static Path {
 
 #[test]
 fn the_shipped_module_is_the_export_of_the_committed_model() {
-    let policy = model::read(&root().join(MODEL)).unwrap();
+    let policy = policy_file::read(&root().join(MODEL)).unwrap();
     let module = std::fs::read_to_string(root().join(export::MODULE)).unwrap();
     assert!(
         module == export::module(&policy, MODEL),
@@ -52,4 +52,9 @@ fn the_shipped_network_is_the_export_of_the_committed_model() {
         net_export::GOLDEN
     );
     assert_eq!(twixt::knowledge::network::Network::shipped(), Ok(net));
+    assert_eq!(
+        shipped.row_bits,
+        net_export::ROW_BITS,
+        "export-net's default row bits are the shipped network's"
+    );
 }

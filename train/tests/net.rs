@@ -7,6 +7,7 @@ use twixt::bridge::Bridge;
 use twixt::knowledge::inputs;
 use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
+use twixt::position::last_pegs;
 use twixt::rng::FastRng;
 use twixt::search::RootMove;
 use twixt::{Cell, Move, Player, Position};
@@ -242,8 +243,8 @@ fn the_trainer_s_integer_arithmetic_is_the_engine_s_for_both_heads() {
                 if let (Some(p), Some(search)) = (s.policy, search) {
                     let moves: Vec<Move> = search.visits.iter().map(|v| v.0).collect();
                     let mut engine = Vec::new();
-                    let back = |k: usize| i.checked_sub(k).and_then(|j| game.plies[j].mv.peg());
-                    let last = [back(1), back(2)];
+                    let played: Vec<Move> = game.plies[..i].iter().map(|p| p.mv).collect();
+                    let last = last_pegs(&played);
                     net.policy_logits(&acc, &pos, last, &moves, &mut engine)
                         .unwrap();
                     let trainer = quantized::logits(&net, &s, p.holes).unwrap();

@@ -10,7 +10,7 @@ use twixt::search::{Limits, Searcher};
 use twixt::Position;
 use twixt_train::net::{self, fit::NetOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
-use twixt_train::{data, examples, export, fit, model, value};
+use twixt_train::{data, examples, export, policy_file, policy_fit, value};
 
 /// A self-play run of `games` games of `iterations` a full search (and `fast` a fast move).
 fn options(
@@ -43,18 +43,18 @@ fn selfplay_fit_export_load_and_search() {
     let file = data::read(&games).unwrap();
     let all: Vec<_> = file.games.iter().flat_map(examples::of_game).collect();
     assert!(all.len() > 100, "{} positions", all.len());
-    let settings = fit::Settings {
+    let settings = policy_fit::Settings {
         epochs: 30,
-        ..fit::Settings::default()
+        ..policy_fit::Settings::default()
     };
-    let policy = fit::fit(&all, settings, |_| {}).unwrap();
-    let before = fit::score(&Policy::uniform(), &all);
-    let after = fit::score(&policy, &all);
+    let policy = policy_fit::fit(&all, settings, |_| {}).unwrap();
+    let before = policy_fit::score(&Policy::uniform(), &all);
+    let after = policy_fit::score(&policy, &all);
     assert!(after.log_loss < before.log_loss, "{before:?} -> {after:?}");
 
     let model_path = dir.path().join("policy.txt");
-    model::write(&model_path, &policy).unwrap();
-    let module = export::module(&model::read(&model_path).unwrap(), "policy.txt");
+    policy_file::write(&model_path, &policy).unwrap();
+    let module = export::module(&policy_file::read(&model_path).unwrap(), "policy.txt");
     let text = module.split('"').nth(1).expect("the weights' string");
     let decoded = encoding::decode(text, policy.weights.len()).unwrap();
     assert_eq!(

@@ -1,8 +1,9 @@
-//! The model file: it round-trips to the very same weights, and damage names its place.
+//! The policy's model file: it round-trips to the very same weights, and damage names its
+//! file and place.
 
 use twixt::knowledge::features::FEATURES;
 use twixt::knowledge::Policy;
-use twixt_train::model;
+use twixt_train::policy_file;
 
 fn policy() -> Policy {
     Policy {
@@ -11,52 +12,55 @@ fn policy() -> Policy {
 }
 
 fn error(text: &str) -> String {
-    format!("{:#}", model::parse(text).unwrap_err())
+    format!("{:#}", policy_file::parse(text).unwrap_err())
 }
 
 #[test]
 fn a_model_round_trips_exactly() {
     let p = policy();
-    let text = model::to_text(&p);
-    assert_eq!(model::parse(&text).unwrap(), p);
+    let text = policy_file::to_text(&p);
+    assert_eq!(policy_file::parse(&text).unwrap(), p);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("m.txt");
-    model::write(&path, &p).unwrap();
-    assert_eq!(model::read(&path).unwrap(), p);
+    policy_file::write(&path, &p).unwrap();
+    assert_eq!(policy_file::read(&path).unwrap(), p);
 }
 
 #[test]
-fn damage_is_named_by_line_and_offset() {
-    let text = model::to_text(&policy());
-    assert!(error("hello\n").starts_with("line 1 (offset 0): not a model file"));
+fn damage_is_named_by_file_line_and_offset() {
+    let text = policy_file::to_text(&policy());
+    assert_eq!(
+        error("hello\n"),
+        "line 1 (offset 0): 'hello' where 'twixt-policy 1' belongs"
+    );
     let other = text.replace(&format!("features {FEATURES}"), "features 3");
-    assert!(
-        error(&other).contains("line 2 (offset 15): the model has 3 features"),
-        "{}",
-        error(&other)
+    assert_eq!(
+        error(&other),
+        format!("line 2 (offset 15): 'features 3' where 'features {FEATURES}' belongs")
     );
     let garbled = text.replacen("\n-5.714286\n", "\nx\n", 1);
     assert!(
-        error(&garbled).starts_with("line 3 (offset 27): "),
+        error(&garbled).starts_with("line 3 (offset 27): 'x' is not a weight"),
         "{}",
         error(&garbled)
     );
-    assert!(error(&garbled).contains("\"x\" is not a number"));
     let flipped = text.replacen("-5.714286", "-5.714287", 1);
     assert!(
-        error(&flipped).contains("the checksum does not match"),
+        error(&flipped).contains("where the weights give"),
         "{}",
         error(&flipped)
     );
     let cut = &text[..text.len() / 2];
-    assert!(
-        error(cut).contains("the file ends before weight"),
-        "{}",
-        error(cut)
-    );
+    assert!(error(cut).contains("the file ends early"), "{}", error(cut));
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("damaged.txt");
+    std::fs::write(&path, &flipped).unwrap();
+    let error = format!("{:#}", policy_file::read(&path).unwrap_err());
+    let named = format!("{}: line {} (offset ", path.display(), FEATURES + 3);
+    assert!(error.starts_with(&named), "{error}");
     let error = format!(
         "{:#}",
-        model::read(std::path::Path::new("/no/such/model")).unwrap_err()
+        policy_file::read(std::path::Path::new("/no/such/model")).unwrap_err()
     );
     assert!(error.contains("/no/such/model"), "{error}");
 }

@@ -156,7 +156,8 @@ pub fn run(o: &CodecOptions) -> Result<()> {
         loss(&|i| model.predict(&held.get(i))),
         weights * 32 / 15,
     );
-    let shipped = model.quantize(15, 15)?;
+    // The rows at 15 bits; the policy head, which this does not score, at the default.
+    let shipped = model.quantize(15, super::export::POLICY_BITS)?;
     line(
         "15-bit integers (39e8738 shipped)",
         loss(&|i| quantized::value(&shipped, &held.get(i))),

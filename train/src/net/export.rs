@@ -8,8 +8,9 @@ use anyhow::{Context, Result};
 use std::path::Path;
 use twixt::knowledge::inputs::{self, view};
 use twixt::knowledge::network::{hole_of_move, Network};
+use twixt::position::last_pegs;
 use twixt::rng::FastRng;
-use twixt::{Cell, Move, Position};
+use twixt::{Move, Position};
 
 /// Where the engine keeps the shipped network, under the workspace root.
 pub const MODULE: &str = "src/knowledge/net_weights.rs";
@@ -41,8 +42,9 @@ pub fn golden_positions() -> Vec<Vec<Move>> {
     out
 }
 
-/// The bits a shipped input row's weight takes unless `export-net` is told otherwise.
-pub const ROW_BITS: u32 = 8;
+/// The bits a shipped input row's weight takes unless `export-net` is told otherwise: the
+/// shipped network's (a test holds them equal).
+pub const ROW_BITS: u32 = 7;
 /// The bits a shipped policy weight takes unless `export-net` is told otherwise.
 pub const POLICY_BITS: u32 = 8;
 
@@ -87,12 +89,6 @@ pub fn golden(net: &Network) -> String {
         out.push('\n');
     }
     out
-}
-
-/// The opponent's last peg and the mover's own last, after `moves`.
-pub fn last_pegs(moves: &[Move]) -> [Option<Cell>; 2] {
-    let back = |n: usize| moves.len().checked_sub(n).and_then(|i| moves[i].peg());
-    [back(1), back(2)]
 }
 
 /// The text of the generated module for `net`, read from `source` (named in its header).

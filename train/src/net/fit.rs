@@ -7,7 +7,7 @@ use super::model::{Adam, Layout, Model};
 use super::samples::{Mirrors, PolicyTarget, Sample, Samples, Targets};
 use super::{quantized, score};
 use crate::data::{self, Game};
-use crate::fitcmd::HOLD_OUT_EVERY;
+use crate::held_out::HOLD_OUT_EVERY;
 use anyhow::{anyhow, bail, Result};
 use std::path::PathBuf;
 use std::time::Instant;

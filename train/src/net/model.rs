@@ -1,13 +1,10 @@
 //! The network in `f32` for training: the engine's shape ([`twixt::knowledge::network`], its
-//! parameters in [`Layout`]'s order), its forward pass, its gradient for both heads, and its
-//! rounding to the integers that ship.
+//! parameters in [`Layout`]'s order), its forward pass and its gradient for both heads (its
+//! rounding to the integers that ship is [`super::integers`]).
 
 use super::samples::{PolicyTarget, Sample, Surroundings};
-use anyhow::{bail, Result};
-use twixt::knowledge::network::local::{self, LOCAL};
-use twixt::knowledge::network::{
-    hole_cell, Kernel, Network, PolicyHead, BIAS_LIMIT, MAX_HIDDEN, POLICY_HOLES,
-};
+use twixt::knowledge::network::local;
+use twixt::knowledge::network::{hole_cell, MAX_HIDDEN};
 pub use twixt::knowledge::network::{log_loss, Layout};
 use twixt::rng::FastRng;
 
@@ -221,77 +218,6 @@ impl Model {
     /// The chance that the mover of a sample wins.
     pub fn predict(&self, s: &Sample) -> f32 {
         self.forward(s.views).p
-    }
-
-    /// The integers that ship, the input rows in `row_bits` bits and the policy's weights in
-    /// `policy_bits`: each tensor scaled so that its largest weight is near its top level,
-    /// the value's outputs at the finest scale 15 bits allow (at most 1024), each bias at its
-    /// layer's scales. A NaN or infinite weight is refused: it has no integer, and `as` would
-    /// quietly make it 0.
-    pub fn quantize(&self, row_bits: u32, policy_bits: u32) -> Result<Network> {
-        if let Some((at, w)) = self.first_non_finite() {
-            bail!("weight {at} is {w}: a model with a weight that is not finite cannot ship");
-        }
-        let (l, h) = (self.layout, self.layout.hidden);
-        let p = &self.params;
-        let top = |bits: u32| (1i32 << (bits - 1)) - 1;
-        let scale = |ws: &[f32], limit: i32, most: i32| {
-            let max = ws.iter().fold(1e-6f32, |m, w| m.max(w.abs()));
-            ((limit as f32 / max).floor() as i32).clamp(1, most)
-        };
-        let q = |w: f32, s: i32, limit: i32| {
-            (w * s as f32).round().clamp(-(limit as f32), limit as f32) as i32
-        };
-        let row = |ws: &[f32], s: i32, limit: i32| {
-            let mut r = [0i16; MAX_HIDDEN];
-            r.iter_mut()
-                .zip(ws)
-                .for_each(|(o, &w)| *o = q(w, s, limit) as i16);
-            r
-        };
-        let rows = &p[..l.bias()];
-        let qa = scale(rows, top(row_bits), 16383).min(scale(&p[l.bias()..l.out()], 16383, 16383));
-        let qb = scale(&p[l.out()..l.out_bias()], 16383, 1024);
-        let policy = l.policy.then(|| {
-            let weights = &p[l.policy()..l.policy_bias()];
-            let qp = scale(weights, top(policy_bits), 16383);
-            PolicyHead {
-                bits: policy_bits,
-                qp,
-                rows: weights
-                    .chunks(2 * h)
-                    .map(|w| {
-                        let mut r = [0i16; 2 * MAX_HIDDEN];
-                        r[..MAX_HIDDEN].copy_from_slice(&row(&w[..h], qp, top(policy_bits)));
-                        r[MAX_HIDDEN..].copy_from_slice(&row(&w[h..], qp, top(policy_bits)));
-                        r
-                    })
-                    .collect(),
-                bias: p[l.policy_bias()..][..POLICY_HOLES]
-                    .iter()
-                    .map(|&b| q(b, qa * qp, BIAS_LIMIT))
-                    .collect(),
-                local: p[l.local()..][..LOCAL]
-                    .iter()
-                    .map(|&b| q(b, qa * qp, BIAS_LIMIT))
-                    .collect(),
-            }
-        });
-        Ok(Network {
-            hidden: h,
-            row_bits,
-            qa,
-            qb,
-            rows: rows.chunks(h).map(|r| row(r, qa, top(row_bits))).collect(),
-            bias: row(&p[l.bias()..l.out()], qa, 16383),
-            out: [
-                row(&p[l.out()..][..h], qb, 16383),
-                row(&p[l.out() + h..][..h], qb, 16383),
-            ],
-            out_bias: q(p[l.out_bias()], qa * qb, BIAS_LIMIT),
-            policy,
-            kernel: Kernel::detected(),
-        })
     }
 }
 

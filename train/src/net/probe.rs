@@ -11,6 +11,7 @@ use twixt::knowledge::features::Context as Features;
 use twixt::knowledge::network::{self, Network};
 use twixt::knowledge::value;
 use twixt::knowledge::{Policy, Scorer};
+use twixt::position::last_pegs;
 use twixt::search::params::Params;
 use twixt::{Move, Player, Position};
 
@@ -134,7 +135,8 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
                 phase.1 += log_loss(dist, me == winner);
                 phase.2 += 1;
                 if i >= 2 {
-                    let ctx = Features::new(&pos, moves[i - 1].peg(), moves[i - 2].peg());
+                    let [opponent_s, own] = last_pegs(&moves[..i]);
+                    let ctx = Features::new(&pos, opponent_s, own);
                     let shares = [
                         rank_share(&pos, mv, one_ply_ahead(&pos, net_value)),
                         rank_share(&pos, mv, one_ply_ahead(&pos, distance)),

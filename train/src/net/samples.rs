@@ -9,6 +9,7 @@ use twixt::knowledge::features::Context;
 use twixt::knowledge::inputs::{self, view, INPUTS};
 use twixt::knowledge::network::{hole_of, hole_of_move, local, POLICY_HOLES};
 use twixt::knowledge::{value, Policy};
+use twixt::position::last_pegs;
 use twixt::search::params::Params;
 use twixt::{Cell, Move, Player, Position};
 
@@ -239,16 +240,14 @@ impl Samples {
 
     fn add_game(&mut self, game: &Game, t: Targets, base: Option<&Policy>) {
         let Some(winner) = game.winner else { return };
+        let moves: Vec<Move> = game.plies.iter().map(|p| p.mv).collect();
         let mut pos = Position::new();
-        // The peg `n` plies before ply `i`.
-        let back = |i: usize, n: usize| i.checked_sub(n).and_then(|j| game.plies[j].mv.peg());
         for (i, ply) in game.plies.iter().enumerate() {
-            let back = |n| back(i, n);
             let mover = pos.to_move();
             let result = f32::from(u8::from(winner == mover));
             let search = ply.search.as_ref();
             let target = search.map_or(result, |s| t.mix * s.value + (1.0 - t.mix) * result);
-            let last = [back(1), back(2)];
+            let last = last_pegs(&moves[..i]);
             let policy = search.and_then(|s| {
                 let ctx = base.map(|_| Context::new(&pos, last[0], last[1]));
                 policy_target(&pos, s, base.zip(ctx.as_ref()))
@@ -261,24 +260,26 @@ impl Samples {
                 (policy, last),
             );
             if let (Some(s), true) = (search, t.children > 0) {
-                let last = [ply.mv.peg(), back(1)];
-                self.add_children(&pos, s, (ply.mv, last), (winner, game.index), t);
+                self.add_children(&pos, s, &moves[..=i], (winner, game.index), t);
             }
             pos.play_unchecked(ply.mv);
         }
     }
 
     /// The positions after the `t.children` most visited root moves of `s` at `pos` other
-    /// than `played` (which the game's next position holds), valued for their mover by the
-    /// search's value of the move mixed with the game's result.
+    /// than the one played (the last of `moves`, the game's moves to the next position),
+    /// valued for their mover by the search's value of the move mixed with the game's result.
     fn add_children(
         &mut self,
         pos: &Position,
         s: &Search,
-        (played, last): (Move, [Option<Cell>; 2]),
+        moves: &[Move],
         (winner, game): (Player, u32),
         t: Targets,
     ) {
+        let (&played, before) = moves.split_last().expect("the move played");
+        // The last move before the search's: with a child's move, all `last_pegs` reads.
+        let before = &before[before.len().saturating_sub(1)..];
         let mut visited: Vec<(u32, Move, f32)> = s
             .visits
             .iter()
@@ -296,7 +297,7 @@ impl Samples {
             let result = f32::from(u8::from(winner == after.to_move()));
             let mine = 1.0 - v;
             let target = t.child_mix * mine + (1.0 - t.child_mix) * result;
-            let last = [mv.peg(), last[1]];
+            let last = last_pegs(&[before, &[mv]].concat());
             self.push(&after, target, game, Some(mine), (None, last));
         }
     }
