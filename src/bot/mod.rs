@@ -143,9 +143,9 @@ impl Bot {
             }
             // What the turn tells of the machine, and the turn's line, once the answer is out.
             let flushed = Instant::now();
-            let late = limits
-                .deadline
-                .map_or(Duration::ZERO, |d| flushed.saturating_duration_since(d));
+            let late = limits.deadline.map_or(Duration::default(), |d| {
+                flushed.saturating_duration_since(d)
+            });
             self.reserve.observe(self.searcher.stall(), late);
             self.log_turn(log, flushed - start, &said);
             self.turns += 1;

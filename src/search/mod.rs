@@ -141,7 +141,7 @@ impl Searcher {
             network: Network::shipped_or_none(),
             history: [None; 2],
             spare: Memory::default(),
-            stall: Duration::ZERO,
+            stall: Duration::default(),
         }
     }
 
@@ -208,7 +208,7 @@ impl Searcher {
         limits: &Limits,
     ) -> Option<Report> {
         let last = self.last.take();
-        self.stall = Duration::ZERO;
+        self.stall = Duration::default();
         if moves.is_empty() {
             return None;
         }
@@ -323,7 +323,7 @@ fn iterate(
     mut iteration: impl FnMut() -> u32,
 ) -> (u64, u64, Duration) {
     let (mut iterations, mut plies) = (0u64, 0u64);
-    let (mut looked, mut stall) = (Instant::now(), Duration::ZERO);
+    let (mut looked, mut stall) = (Instant::now(), Duration::default());
     loop {
         if limits.iterations.map_or(false, |n| iterations >= n) {
             break;
