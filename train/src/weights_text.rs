@@ -61,7 +61,7 @@ impl<'a> Lines<'a> {
     }
 
     /// The next line (without its newline) and where it is; an error at the end of the text.
-    pub fn next(&mut self) -> Result<(&'a str, String)> {
+    pub fn line(&mut self) -> Result<(&'a str, String)> {
         let place = self.place();
         let rest = &self.text[self.at..];
         let Some(end) = rest.find('\n') else {
@@ -74,7 +74,7 @@ impl<'a> Lines<'a> {
 
     /// Reads the line `want`; another line is an error that names both.
     pub fn expect(&mut self, want: &str) -> Result<()> {
-        let (line, place) = self.next()?;
+        let (line, place) = self.line()?;
         if line != want {
             bail!("{place}: '{line}' where '{want}' belongs");
         }
@@ -84,7 +84,7 @@ impl<'a> Lines<'a> {
     /// Reads the line `want` if it is next, and says whether it was; any other line is left.
     pub fn optional(&mut self, want: &str) -> bool {
         let before = (self.at, self.line);
-        match self.next() {
+        match self.line() {
             Ok((line, _)) if line == want => true,
             _ => {
                 (self.at, self.line) = before;
@@ -100,7 +100,7 @@ impl<'a> Lines<'a> {
         let mut weights = Vec::with_capacity(n);
         for k in 0..n {
             let (line, place) = self
-                .next()
+                .line()
                 .with_context(|| format!("weight {k} of {n} is missing"))?;
             let w: f32 = line
                 .parse()
@@ -111,7 +111,7 @@ impl<'a> Lines<'a> {
             weights.push(w);
         }
         let body = &self.text[start..self.at];
-        let (line, place) = self.next()?;
+        let (line, place) = self.line()?;
         let expected = format!("crc32 {:08x}", crc32fast::hash(body.as_bytes()));
         if line != expected {
             bail!("{place}: '{line}' where the weights give '{expected}' (the file is damaged)");

@@ -50,7 +50,7 @@ pub fn parse(text: &str) -> Result<Model> {
     let mut lines = Lines::new(text);
     lines.expect(MAGIC)?;
     lines.expect(&format!("inputs {INPUTS}"))?;
-    let (line, place) = lines.next()?;
+    let (line, place) = lines.line()?;
     let hidden = line
         .strip_prefix("hidden ")
         .and_then(|h| h.parse::<usize>().ok())
