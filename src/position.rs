@@ -258,10 +258,7 @@ mod tests {
         assert_eq!(last_pegs(&[]), [None, None]);
         assert_eq!(last_pegs(&moves("C5")), [Some(cell("C5")), None]);
         assert_eq!(last_pegs(&moves("C5 SWAP")), [None, Some(cell("C5"))]);
-        assert_eq!(
-            last_pegs(&moves("C5 SWAP D4")),
-            [Some(cell("D4")), None]
-        );
+        assert_eq!(last_pegs(&moves("C5 SWAP D4")), [Some(cell("D4")), None]);
         assert_eq!(
             last_pegs(&moves("B2 G7 D4 E9")),
             [Some(cell("E9")), Some(cell("D4"))]

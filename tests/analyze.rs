@@ -33,6 +33,7 @@ fn analyze(args: &[&str], input: &str) -> Run {
 
 /// One row of the table: move, visits, share in percent, value, prior, line.
 struct Row {
+    mv: String,
     visits: u32,
     share: f64,
     value: f64,
@@ -48,6 +49,7 @@ fn rows(out: &str) -> Vec<Row> {
         .map(|l| {
             let f: Vec<&str> = l.split_whitespace().collect();
             Row {
+                mv: f[0].to_string(),
                 visits: f[1].parse().unwrap(),
                 share: f[2].trim_end_matches('%').parse().unwrap(),
                 value: f[3].parse().unwrap(),
@@ -90,7 +92,7 @@ fn the_picture_holds_the_heat_and_the_numbered_line() {
     let path = std::env::temp_dir().join(format!("twixt-analyze-{}.svg", std::process::id()));
     let svg_arg = path.to_string_lossy().into_owned();
     let run = analyze(
-        &["--playouts", "3000", "--svg", &svg_arg],
+        &["--playouts", "3000", "--top", "500", "--svg", &svg_arg],
         &std::fs::read_to_string(concat!(
             env!("CARGO_MANIFEST_DIR"),
             "/fixtures/told-swap.txt"
@@ -101,12 +103,32 @@ fn the_picture_holds_the_heat_and_the_numbered_line() {
     let svg = std::fs::read_to_string(&path).unwrap();
     let _ = std::fs::remove_file(&path);
     assert!(svg.starts_with("<svg") && svg.ends_with("</svg>\n"));
-    assert!(svg.matches(r#"class="heat""#).count() >= 5, "{svg}");
-    assert!(
-        svg.contains(r#"fill-opacity="0.900""#),
-        "the most visited move is hottest"
-    );
-    let best = &rows(&run.stdout)[0];
+    // Each visited root move of the table (all of them: --top 500) has its disc, its opacity
+    // 0.08 + 0.82 · its visits over the most visited move's; no other hole has one.
+    let rows = rows(&run.stdout);
+    let most = rows.iter().map(|r| r.visits).max().unwrap();
+    let mut want: Vec<(String, String)> = rows
+        .iter()
+        .filter(|r| r.visits > 0 && r.mv != "SWAP")
+        .map(|r| {
+            let opacity = 0.08 + 0.82 * f64::from(r.visits) / f64::from(most);
+            (r.mv.clone(), format!("{opacity:.3}"))
+        })
+        .collect();
+    let mut heat: Vec<(String, String)> = svg
+        .split(r#"<circle class="heat""#)
+        .skip(1)
+        .map(|disc| {
+            let between = |a: &str, b: &str| disc.split(a).nth(1).unwrap().split(b).next();
+            let opacity = between(r#"fill-opacity=""#, "\"").unwrap().to_string();
+            (between("<title>", "</title>").unwrap().to_string(), opacity)
+        })
+        .collect();
+    want.sort();
+    heat.sort();
+    assert!(want.len() >= 5, "{}", run.stdout);
+    assert_eq!(heat, want);
+    let best = &rows[0];
     assert_eq!(
         svg.matches(r#"<circle class="num p"#).count(),
         best.line.len()

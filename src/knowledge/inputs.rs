@@ -206,17 +206,55 @@ mod tests {
     }
 
     #[test]
-    fn the_tables_give_each_peg_and_link_its_slot_s_input() {
+    fn each_peg_and_link_has_the_input_that_counting_afresh_gives() {
+        // The inputs counted afresh, in order: the viewer's pegs on the holes player 0 may
+        // take, the opponent's on those of player 1, then the links with both ends there, the
+        // viewer's and then the opponent's, each in index order. Player 1 sees the board
+        // mirrored on its diagonal (its columns as rows); a peg or link its owner cannot have
+        // has no input.
+        let holes = |p: Player| Cell::all().filter(move |c| c.allowed_for(p));
+        let pegs: Vec<(bool, Cell)> = holes(Player::Zero)
+            .map(|c| (true, c))
+            .chain(holes(Player::One).map(|c| (false, c)))
+            .collect();
+        let both = |p: Player, b: &Bridge| b.ends().0.allowed_for(p) && b.ends().1.allowed_for(p);
+        let links: Vec<(bool, [Cell; 2])> = [(true, Player::Zero), (false, Player::One)]
+            .iter()
+            .flat_map(|&(own, p)| {
+                Bridge::all()
+                    .filter(move |b| both(p, b))
+                    .map(move |b| (own, [b.ends().0, b.ends().1]))
+            })
+            .collect();
+        assert_eq!(pegs.len() + links.len(), INPUTS);
         for viewer in Player::BOTH {
+            let seen = |c: Cell| match viewer {
+                Player::Zero => c,
+                Player::One => Cell::new(c.y(), c.x()).unwrap(),
+            };
             for owner in Player::BOTH {
                 let own = viewer == owner;
                 for c in Cell::all() {
-                    let slot = peg_slot(own, view(viewer, c));
-                    assert_eq!(peg_input(viewer, owner, c), INPUT_OF[slot] as usize);
+                    let want = pegs.iter().position(|&p| p == (own, seen(c)));
+                    let got = peg_input(viewer, owner, c);
+                    assert_eq!(
+                        got,
+                        want.unwrap_or(DEAD as usize),
+                        "{viewer:?} {owner:?} {c}"
+                    );
                 }
                 for b in Bridge::all() {
-                    let slot = link_slot(own, view_bridge(viewer, b));
-                    assert_eq!(link_input(viewer, owner, b), INPUT_OF[slot] as usize);
+                    let (x, y) = (seen(b.ends().0), seen(b.ends().1));
+                    let want = links
+                        .iter()
+                        .position(|&(o, e)| o == own && (e == [x, y] || e == [y, x]))
+                        .map(|i| pegs.len() + i);
+                    let got = link_input(viewer, owner, b);
+                    assert_eq!(
+                        got,
+                        want.unwrap_or(DEAD as usize),
+                        "{viewer:?} {owner:?} {b}"
+                    );
                 }
             }
         }

@@ -108,7 +108,9 @@ macro_rules! with_params {
             value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
             /// The value's log-odds per peg the mover is nearer its borders than the opponent.
             value_scale: f32 = 1.38, min 0.0, max 4.0, step 0.1;
-            /// Most tree nodes kept (memory bound: 20 bytes each; CodinGame allows 768 MB).
+            /// Most nodes a tree keeps. Memory: 20 bytes a node (`tree::Node`), 24 with minimax
+            /// backups, and tree reuse holds a second tree: 192 MB at most by default, where
+            /// CodinGame allows 768 MB.
             max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
             /// Iterations between two looks at the clock.
             clock_every: u64 = 16, min 1, max 4096, step 16;

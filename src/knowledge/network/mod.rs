@@ -14,8 +14,9 @@
 //!
 //! Weights are integers, as shipped ([`codec`]): the input rows and hidden bias scaled by
 //! `qa` (a unit's 1.0 is `qa`), the value's output weights by `qb`, the policy's by `qp`, each
-//! bias by the product of its layer's scales. The sums are exact in `i32`, so the accumulator
-//! that follows the game equals one summed afresh, and the trainer's arithmetic equals this.
+//! bias by the product of its layer's scales. The sums are exact in `i32` (the trainer refuses
+//! to export a network whose worst case could leave it), so the accumulator that follows the
+//! game equals one summed afresh, and the trainer's arithmetic equals this.
 
 pub mod codec;
 pub mod local;
