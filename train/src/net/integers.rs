@@ -175,6 +175,15 @@ mod tests {
         Model::new(3, Layout { hidden: 32, policy })
     }
 
+    /// A model whose tiny input rows and hidden biases give the largest accumulator scale,
+    /// 16383.
+    fn at_the_largest_scale(policy: bool) -> Model {
+        let mut m = model(policy);
+        let out = m.layout.out();
+        m.params[..out].iter_mut().for_each(|w| *w = 1e-6);
+        m
+    }
+
     fn error(m: &Model, bits: (u32, u32)) -> String {
         match m.quantize(bits.0, bits.1) {
             Ok(_) => panic!("the model was quantized"),
@@ -184,11 +193,9 @@ mod tests {
 
     #[test]
     fn a_model_whose_value_sum_could_wrap_is_refused_and_named() {
-        // Tiny input rows and hidden biases give the largest accumulator scale (16383), and
-        // large output weights the value's scale 16383 / 20: 64 units at 16383 · 16380.
-        let mut m = model(false);
+        // Large output weights give the value's scale 16383 / 20: 64 units at 16383 · 16380.
+        let mut m = at_the_largest_scale(false);
         let l = m.layout;
-        m.params[..l.out()].iter_mut().for_each(|w| *w = 1e-6);
         m.params[l.out()..l.out_bias()].fill(20.0);
         let e = error(&m, (8, 8));
         assert!(e.starts_with("the value's sum"), "{e}");
@@ -203,10 +210,9 @@ mod tests {
 
     #[test]
     fn a_policy_logit_that_could_wrap_is_refused_with_its_hole() {
-        // The accumulator's scale 16383 again, and policy weights at their 15-bit top.
-        let mut m = model(true);
+        // Policy weights at their 15-bit top: 64 units at 16383 · 16383.
+        let mut m = at_the_largest_scale(true);
         let l = m.layout;
-        m.params[..l.out()].iter_mut().for_each(|w| *w = 1e-6);
         m.params[l.policy()..l.policy_bias()].fill(1.0);
         let e = error(&m, (15, 15));
         assert!(e.starts_with("the policy's logit of hole 0"), "{e}");
