@@ -2,11 +2,10 @@
 //! of a fifth of a second that go on in the same tree ([`Searcher::analyse_on`]); after each
 //! slice the root's moves (visits, share, value, prior, expected line) are published for the
 //! page to poll. It stops when asked, at its time limit, or when its tab is dropped. It holds
-//! one of the server's [`Slots`] while it runs, and hands it to its tab's bot when the bot's
+//! one of the server's [`Slots`](crate::slots::Slots) while it runs, and hands it to its tab's bot when the bot's
 //! turn stops it.
 
-use crate::slots::{Slot, Slots};
-use crate::ApiError;
+use crate::slots::Slot;
 use serde::Serialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -96,9 +95,9 @@ pub struct Job {
 }
 
 impl Analysis {
-    /// Starts searching `job` on a thread of its own; a 429 when `slots` are all taken.
-    pub fn start(job: Job, slots: &Arc<Slots>) -> Result<Analysis, ApiError> {
-        let slot = Arc::new(Mutex::new(Some(slots.take_for("the analysis")?)));
+    /// Starts searching `job` on a thread of its own, holding `slot` while it runs.
+    pub fn start(job: Job, slot: Slot) -> Analysis {
+        let slot = Arc::new(Mutex::new(Some(slot)));
         let stop = Arc::new(AtomicBool::new(false));
         let view = Arc::new(Mutex::new(AnalysisView {
             running: true,
@@ -118,7 +117,7 @@ impl Analysis {
             v.running = false;
             v.ended = Some(ended);
         });
-        Ok(Analysis { stop, view, slot })
+        Analysis { stop, view, slot }
     }
 
     /// Stops it and hands its slot on (to its tab's bot), if it still holds one. The search
@@ -200,6 +199,7 @@ fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::slots::Slots;
 
     fn job(moves: &str, ms: u64) -> Job {
         Job {
@@ -220,11 +220,7 @@ mod tests {
     #[test]
     fn the_view_is_renewed_slice_by_slice_until_the_limit() {
         let slots = Slots::new(1);
-        let a = Analysis::start(job("F6 E7 G8", 700), &slots).unwrap();
-        assert!(
-            Analysis::start(job("F6", 100), &slots).is_err(),
-            "one slot only"
-        );
+        let a = Analysis::start(job("F6 E7 G8", 700), slots.take().unwrap());
         let v = wait(&a);
         assert!(!v.running);
         assert!(v.updates >= 3, "{} updates in 700 ms", v.updates);
@@ -238,7 +234,7 @@ mod tests {
         assert!(visits <= v.iterations);
         drop(a);
         assert_eq!(slots.running(), 0, "the slot is given back");
-        let b = Analysis::start(job("F6", 60_000), &slots).unwrap();
+        let b = Analysis::start(job("F6", 60_000), slots.take().unwrap());
         let slot = b.hand_over().expect("a running analysis holds its slot");
         assert!(b.hand_over().is_none(), "handed over once");
         assert_eq!(slots.running(), 1, "the slot went on, not back");
@@ -251,7 +247,7 @@ mod tests {
     fn a_stop_ends_it_within_a_slice_and_tactics_are_noted() {
         let slots = Slots::new(2);
         let won = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9";
-        let a = Analysis::start(job(won, 60_000), &slots).unwrap();
+        let a = Analysis::start(job(won, 60_000), slots.take().unwrap());
         std::thread::sleep(Duration::from_millis(300));
         let asked = Instant::now();
         a.stop();

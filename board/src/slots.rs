@@ -50,11 +50,14 @@ impl Slots {
     /// there is none and what frees one.
     pub fn take_for(self: &Arc<Slots>, what: &str) -> Result<Slot, ApiError> {
         self.take().ok_or_else(|| {
+            let most = match self.max {
+                1 => "1 search".to_string(),
+                n => format!("{n} searches"),
+            };
             ApiError::busy(format!(
-                "{what} must wait: {} searches (analyses and bots' turns) are running on this \
-                 server, the most it runs at once; stop an analysis or wait for a bot's answer, \
-                 then try again",
-                self.max
+                "{what} must wait: this server runs at most {most} at once (analyses and bots' \
+                 turns together) and all are running; stop an analysis or wait for a bot's \
+                 answer, then try again"
             ))
         })
     }
@@ -84,7 +87,7 @@ mod tests {
         assert_eq!(err.status.as_u16(), 429);
         assert!(
             err.message
-                .starts_with("the bot's turn must wait: 2 searches"),
+                .starts_with("the bot's turn must wait: this server runs at most 2 searches"),
             "{}",
             err.message
         );

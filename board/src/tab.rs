@@ -3,8 +3,9 @@
 //!
 //! One search at a time: while the bot thinks, nothing that changes the position is taken
 //! (the answer arrives within its clock); the analysis stops whenever the position changes.
-//! The bot's turn takes one of the server's [`Slots`], as an analysis does: the tab's own
-//! analysis's, or a free one; with none, the request that would start it is refused unchanged.
+//! The bot's turn takes one of the server's [`Slots`], as an analysis does: the one the tab's
+//! last analysis holds (it stops for the new search), or a free one; with none, the request
+//! that would start it is refused, nothing changed.
 
 use crate::drawn::DrawnView;
 use crate::editor::Arrangement;
@@ -35,6 +36,9 @@ pub struct Tab {
     thinking: bool,
     bot_note: Option<String>,
     analysis: Option<Analysis>,
+    /// The last analysis stopped by a change of position: to the end of its slice it holds
+    /// its slot, which the tab's next search takes over.
+    stopped: Option<Analysis>,
     library: Library,
     version: u64,
     /// When a request last touched it.
@@ -104,6 +108,7 @@ impl Tab {
             thinking: false,
             bot_note: None,
             analysis: None,
+            stopped: None,
             library: Library::default(),
             version: 0,
             touched: Instant::now(),
@@ -127,9 +132,7 @@ impl Tab {
     /// The position changed: the analysis of the old one stops, the page redraws.
     fn changed(&mut self) {
         self.version += 1;
-        if let Some(a) = self.analysis.take() {
-            a.stop();
-        }
+        self.retire_analysis();
     }
 
     /// A new game from the empty board: the person in `seat` (the bot in the other; `None`:
@@ -256,8 +259,24 @@ impl Tab {
         seat.is_some_and(|s| game.reference().to_move() != s) && game.ending().is_none()
     }
 
-    /// The search slot for the bot's turn in `game` with the person in `seat`: none when the
-    /// bot does not move next; else this tab's analysis's (it stops for the bot) or a free one.
+    /// Stops the analysis; it stays as the stopped one until its slot is taken over.
+    fn retire_analysis(&mut self) {
+        if let Some(a) = self.analysis.take() {
+            a.stop();
+            self.stopped = Some(a);
+        }
+    }
+
+    /// A search slot for `what`: the one this tab's last analysis holds (it stops for the new
+    /// search), or a free one, or the 429 that says why there is none.
+    fn search_slot(&self, slots: &Arc<Slots>, what: &str) -> Result<Slot, ApiError> {
+        let analyses = [&self.analysis, &self.stopped];
+        let own = analyses.into_iter().flatten().find_map(Analysis::hand_over);
+        own.map_or_else(|| slots.take_for(what), Ok)
+    }
+
+    /// The search slot for the bot's turn in `game` with the person in `seat`, or none when
+    /// the bot does not move next.
     fn bot_slot_for(
         &self,
         seat: Option<Player>,
@@ -267,10 +286,7 @@ impl Tab {
         if !Tab::bot_moves(seat, game) {
             return Ok(None);
         }
-        match self.analysis.as_ref().and_then(Analysis::hand_over) {
-            Some(slot) => Ok(Some(slot)),
-            None => slots.take_for("the bot's turn").map(Some),
-        }
+        self.search_slot(slots, "the bot's turn").map(Some)
     }
 
     /// Starts the bot's answer on a thread, holding `slot` until it comes, when it is the
@@ -298,9 +314,7 @@ impl Tab {
         let prime = (opponent.answered() == 0 && self.game.ply() > first_ply)
             .then(|| self.game.turn_input_at(first_ply));
         let input = self.game.turn_input();
-        if let Some(a) = self.analysis.take() {
-            a.stop();
-        }
+        self.retire_analysis();
         let version = self.version;
         self.thinking = true;
         self.bot_note = None;
@@ -397,15 +411,14 @@ impl Tab {
                 (self.game.position(), self.game.history())
             }
         };
-        if let Some(a) = self.analysis.take() {
-            a.stop();
-        }
+        let slot = self.search_slot(slots, "the analysis")?;
+        self.retire_analysis();
         let job = Job {
             position,
             history,
             limit,
         };
-        self.analysis = Some(Analysis::start(job, slots)?);
+        self.analysis = Some(Analysis::start(job, slot));
         Ok(())
     }
 

@@ -2,6 +2,7 @@
 #![allow(dead_code)]
 
 use serde_json::Value;
+use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 use twixt_board::{serve, Config};
 
@@ -102,4 +103,52 @@ pub async fn settled(client: &reqwest::Client, base: &str, id: &str, within: Dur
         }
         tokio::time::sleep(Duration::from_millis(20)).await;
     }
+}
+
+/// A client that goes straight to the loopback.
+pub fn client() -> reqwest::Client {
+    reqwest::Client::builder().no_proxy().build().unwrap()
+}
+
+/// What the server answers to `request` written on a connection of its own (read until it
+/// closes it, or five seconds).
+pub async fn raw(base: &str, request: Vec<u8>) -> String {
+    let addr = base.trim_start_matches("http://").to_string();
+    tokio::task::spawn_blocking(move || {
+        let mut s = std::net::TcpStream::connect(addr).unwrap();
+        s.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+        // The server may answer and close before a long request is all written.
+        let _ = s.write_all(&request);
+        let mut bytes = Vec::new();
+        let _ = s.read_to_end(&mut bytes);
+        String::from_utf8_lossy(&bytes).into_owned()
+    })
+    .await
+    .unwrap()
+}
+
+/// Waits (at most ten seconds) until the board's analysis has ended.
+pub async fn analysis_ended(c: &reqwest::Client, base: &str, id: &str) {
+    let until = Instant::now() + Duration::from_secs(10);
+    loop {
+        let v = send(c, base, "GET", &format!("/api/boards/{id}"), None).await;
+        if v.body["analysis"]["running"] != true {
+            return;
+        }
+        assert!(Instant::now() < until, "the analysis goes on: {}", v.body);
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// The status and body of a request written by hand: `head` (the request line and headers),
+/// then `Connection: close`, the length of `body`, and `body`.
+pub async fn by_hand(base: &str, head: &str, body: &str) -> (u16, String) {
+    let request = format!(
+        "{head}\r\nConnection: close\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    );
+    let answer = raw(base, request.into_bytes()).await;
+    let status = answer.get(9..12).and_then(|s| s.parse().ok()).unwrap_or(0);
+    let body = answer.split_once("\r\n\r\n").map_or("", |x| x.1);
+    (status, body.to_string())
 }
