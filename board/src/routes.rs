@@ -7,7 +7,7 @@ use crate::library;
 use crate::opponent::Clock;
 use crate::page;
 use crate::registry::lock;
-use crate::tab::View;
+use crate::tab::{Tab, View};
 use crate::{ApiError, App};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
@@ -305,7 +305,7 @@ async fn upload(
     let board = app.boards.get(&id)?;
     let lib = tokio::task::spawn_blocking(move || library::read_file(&bytes))
         .await
-        .map_err(|e| ApiError::bad(format!("the file could not be read: {e}")))?
+        .map_err(|e| ApiError::bad(format!("the file could not be read: the reader {e}")))?
         .map_err(ApiError::bad)?;
     let mut b = lock(&board);
     b.load(lib)?;
@@ -314,7 +314,7 @@ async fn upload(
 
 /// The games loaded, the lines left out (the first few named, `left_out_more` the rest), and
 /// the board's view if `with_view`.
-fn games_answer(b: &crate::tab::Tab, with_view: bool) -> serde_json::Value {
+fn games_answer(b: &Tab, with_view: bool) -> serde_json::Value {
     let (games, left_out) = b.games();
     let mut answer = serde_json::json!({
         "games": games,
