@@ -243,7 +243,8 @@ impl Bot {
         }
     }
 
-    fn limits(&self, start: Instant) -> Limits {
+    /// The turn's limits; a turn on the clock expects the stalls of the last turns.
+    fn limits(&mut self, start: Instant) -> Limits {
         match self.opts.playouts {
             Some(n) => Limits {
                 deadline: None,
@@ -255,25 +256,28 @@ impl Bot {
                 } else {
                     self.opts.think_ms
                 };
+                let think = Duration::from_millis(ms);
+                self.searcher.expect_stall(self.reserve.expected(think));
                 Limits {
-                    deadline: Some(self.reserve.deadline(start, Duration::from_millis(ms))),
+                    deadline: Some(start + think),
                     iterations: None,
                 }
             }
         }
     }
 
-    /// The turn's line: what was played, and the time from reading the turn to the answer's
-    /// flush, with the time held back now.
+    /// The turn's line: what was played, the time from reading the turn to the answer's
+    /// flush, and the search's longest stall.
     fn log_turn<E: Write>(&self, log: &mut E, took: Duration, what: &str) {
         if !self.opts.quiet {
+            let ms = |d: Duration| d.as_secs_f64() * 1000.0;
             let _ = writeln!(
                 log,
-                "turn {}: {} time {:.0} ms reserve {:.0} ms",
+                "turn {}: {} time {:.0} ms stall {:.1} ms",
                 self.turns + 1,
                 what,
-                took.as_secs_f64() * 1000.0,
-                self.reserve.held().as_secs_f64() * 1000.0
+                ms(took),
+                ms(self.searcher.stall())
             );
         }
     }

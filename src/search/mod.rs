@@ -126,6 +126,8 @@ pub struct Searcher {
     spare: Memory,
     /// The longest the last search went between two looks at its clock.
     stall: Duration,
+    /// The stall the next search expects before it has seen one (see [`Searcher::expect_stall`]).
+    expected_stall: Duration,
 }
 
 impl Searcher {
@@ -142,7 +144,14 @@ impl Searcher {
             history: [None; 2],
             spare: Memory::default(),
             stall: Duration::default(),
+            expected_stall: Duration::default(),
         }
+    }
+
+    /// Tells the next search to expect stalls of `stall`: a search with a deadline stops
+    /// when less than twice the longest stall, this one or the one it has seen, is left.
+    pub fn expect_stall(&mut self, stall: Duration) {
+        self.expected_stall = stall;
     }
 
     /// The longest the last search went between two looks at its clock: long when the machine
@@ -293,7 +302,8 @@ impl Searcher {
             self.scratch
                 .run(&self.params, &mut self.rng, tree, pos, &knowing)
         };
-        let (iterations, plies, stall) = iterate(&self.params, limits, || run(&mut tree));
+        let expected = std::mem::take(&mut self.expected_stall);
+        let (iterations, plies, stall) = iterate(&self.params, limits, expected, || run(&mut tree));
         let report = report_of(&tree, self.params.prior_visits, reused, iterations, plies);
         self.stall = stall;
         if self.params.reuse_tree || std::mem::take(&mut self.keep_next) {
@@ -316,10 +326,13 @@ fn safe_root(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
 }
 
 /// Runs `iteration` until the limits say stop; returns how many ran, the pegs placed, and the
-/// longest time between two looks at the clock.
+/// longest time between two looks at the clock. Before a deadline, twice the longest such
+/// stall (at least `expected`) is left: a process kept from running that long at the end
+/// would answer late.
 fn iterate(
     params: &Params,
     limits: &Limits,
+    expected: Duration,
     mut iteration: impl FnMut() -> u32,
 ) -> (u64, u64, Duration) {
     let (mut iterations, mut plies) = (0u64, 0u64);
@@ -333,7 +346,7 @@ fn iterate(
                 let now = Instant::now();
                 stall = stall.max(now - looked);
                 looked = now;
-                if now >= deadline {
+                if now + 2 * stall.max(expected) >= deadline {
                     break;
                 }
             }
