@@ -134,6 +134,12 @@ impl Bot {
             }
             let limits = self.limits(start);
             let (answer, said) = self.answer(&turn, &limits, log);
+            // How late the answer is ready; not after the write, where the referee, woken by
+            // it, may keep us from running once the answer is in.
+            let ready = Instant::now();
+            let late = limits
+                .deadline
+                .map_or(Duration::default(), |d| ready.saturating_duration_since(d));
             self.last_peg = answer.mv.peg();
             if writeln!(out, "{}", answer)
                 .and_then(|_| out.flush())
@@ -141,13 +147,8 @@ impl Bot {
             {
                 return 0;
             }
-            // What the turn tells of the machine, and the turn's line, once the answer is out.
-            let flushed = Instant::now();
-            let late = limits.deadline.map_or(Duration::default(), |d| {
-                flushed.saturating_duration_since(d)
-            });
             self.reserve.observe(self.searcher.stall(), late);
-            self.log_turn(log, flushed - start, &said);
+            self.log_turn(log, ready - start, &said);
             self.turns += 1;
         }
         0
@@ -266,8 +267,8 @@ impl Bot {
         }
     }
 
-    /// The turn's line: what was played, the time from reading the turn to the answer's
-    /// flush, and the search's longest stall.
+    /// The turn's line: what was played, the time from reading the turn to the answer, and the
+    /// search's longest stall.
     fn log_turn<E: Write>(&self, log: &mut E, took: Duration, what: &str) {
         if !self.opts.quiet {
             let ms = |d: Duration| d.as_secs_f64() * 1000.0;

@@ -6,7 +6,7 @@
 //! machine it is a millisecond; on a busy one it grows, and so does the longest stretch the
 //! search goes without looking at its clock (the process was not running): a stall. The search
 //! leaves twice the longest stall unused (`Searcher::expect_stall`); this remembers the stalls
-//! of the last turns, and how late their answers were flushed, so that a turn expects them
+//! of the last turns, and how late their answers were ready, so that a turn expects them
 //! from its start. The memory fades by a quarter a turn when the machine calms down.
 
 use std::time::Duration;
@@ -28,7 +28,7 @@ impl Reserve {
     }
 
     /// Learns from a turn whose search went at most `stall` without looking at its clock and
-    /// whose answer was flushed `late` after its deadline.
+    /// whose answer was ready `late` after its deadline.
     pub fn observe(&mut self, stall: Duration, late: Duration) {
         self.worst = (self.worst * 3 / 4).max(stall.max(late));
     }
@@ -49,7 +49,7 @@ mod tests {
     }
 
     #[test]
-    fn the_worst_stall_or_late_flush_is_expected_then_fades() {
+    fn the_worst_stall_or_late_answer_is_expected_then_fades() {
         let mut r = Reserve::default();
         r.observe(12 * MS, 3 * MS);
         assert_eq!(r.expected(250 * MS), 12 * MS);
@@ -57,7 +57,7 @@ mod tests {
         assert_eq!(
             r.expected(250 * MS),
             15 * MS,
-            "a late flush counts as a stall"
+            "a late answer counts as a stall"
         );
         r.observe(MS, MS);
         assert_eq!(r.expected(250 * MS), 15 * MS * 3 / 4, "fades by a quarter");

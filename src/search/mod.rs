@@ -415,6 +415,36 @@ mod tests {
     use crate::cell::Player;
     use crate::testing::{cell, iterations, mv, position as play};
 
+    /// The iterations `iterate` runs before a deadline `ms` away, expecting `expected` ms of
+    /// stall, when the `stall_at`-th iteration is kept from running for `stalled` ms.
+    fn iterations_before(ms: u64, expected: u64, stall_at: u64, stalled: u64) -> u64 {
+        let params = Params::default();
+        let limits = Limits {
+            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            iterations: Some(10_000_000),
+        };
+        let mut n = 0;
+        let iteration = || {
+            n += 1;
+            if n == stall_at {
+                std::thread::sleep(Duration::from_millis(stalled));
+            }
+            1
+        };
+        iterate(&params, &limits, Duration::from_millis(expected), iteration).0
+    }
+
+    #[test]
+    fn a_search_stopped_for_long_answers_at_its_next_look_at_the_clock() {
+        let every = Params::default().clock_every;
+        // 40 ms stalled with 100 ms to go: twice the stall is more than what is left.
+        assert_eq!(iterations_before(100, 0, every, 40), every);
+        // Expecting 60 ms of stall, the first look at the clock stops a 100 ms search.
+        assert_eq!(iterations_before(100, 60, 0, 0), every);
+        // Unstalled and expecting nothing, it searches on past the first looks.
+        assert!(iterations_before(20, 0, 0, 0) > 4 * every);
+    }
+
     #[test]
     fn implicit_minimax_keeps_each_node_one_less_its_children_s_best() {
         for value_net in [false, true] {
