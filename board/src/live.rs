@@ -227,8 +227,23 @@ mod tests {
         assert_eq!(v.ended.as_deref(), Some("time limit of 700 ms reached"));
         assert_eq!(v.lines.len(), TOP);
         assert!(v.lines.windows(2).all(|w| w[0].visits >= w[1].visits));
-        let total: u32 = v.heat.iter().map(|h| (h.1 * 1e6) as u32).sum();
-        assert!((999_000..=1_001_000).contains(&total), "{total}");
+        // The heat is every legal peg's share of the root's visits: as the listed lines'
+        // visits stand to one another, so do their heat, and SWAP has none.
+        let legal = job("F6 E7 G8", 0).position.legal_holes().count();
+        assert_eq!(v.heat.len(), legal as usize);
+        let heat = |mv: &str| v.heat.iter().find(|h| h.0 == mv).map(|h| h.1).unwrap();
+        let top = &v.lines[0];
+        for l in &v.lines[1..] {
+            let (this, expected) = (
+                heat(&l.mv) * top.visits as f32,
+                heat(&top.mv) * l.visits as f32,
+            );
+            assert!(
+                (this - expected).abs() <= 1e-3 * expected.max(1.0),
+                "{}",
+                l.mv
+            );
+        }
         assert!(v.lines[0].line.len() > 1 && v.lines[0].line[0] == v.lines[0].mv);
         let visits: u64 = v.lines.iter().map(|l| l.visits as u64).sum();
         assert!(visits <= v.iterations);
@@ -244,15 +259,14 @@ mod tests {
     }
 
     #[test]
-    fn a_stop_ends_it_within_a_slice_and_tactics_are_noted() {
+    fn a_stop_ends_it_and_tactics_are_noted() {
         let slots = Slots::new(2);
         let won = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9";
         let a = Analysis::start(job(won, 60_000), slots.take().unwrap());
         std::thread::sleep(Duration::from_millis(300));
-        let asked = Instant::now();
         a.stop();
         let v = wait(&a);
-        assert!(asked.elapsed() < Duration::from_millis(1000));
+        assert!(!v.running, "a minute's analysis ended when stopped");
         assert_eq!(v.ended.as_deref(), Some("stopped"));
         assert!(v.note.unwrap().contains("wins at once"));
     }

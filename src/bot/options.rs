@@ -111,7 +111,7 @@ options:
   -h, --help          this text
 
 Each turn the bot prints one line: the move (E5, or SWAP) and its estimate (E5 62%).
-stderr gets one line per turn: move, value, visits, playouts, tree nodes, time.
+stderr gets one line per turn: move, value, visits, playouts, tree nodes, time, stall.
 Bad input: each problem is reported on stderr with its line; if the board is still known the
 bot answers a legal move, otherwise it exits with status 2.
 
