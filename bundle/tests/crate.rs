@@ -70,8 +70,8 @@ fn rand_rlib() -> PathBuf {
 /// search's prior (60,439) and its local term (61,504), then with the network's AVX2 loops
 /// beside the scalar ones, the tables of a peg's and a link's inputs and the local term summed
 /// peg by peg (64,554), then with the opening table's first replies (65,255), then with the
-/// turn's reserve for a busy machine, its stall measure and the trees' reused memory
-/// (66,555), and a little room. A change that needs more says why here; what is left of
+/// search's guard against stalls, the stalls a turn expects and the trees' reused memory
+/// (66,659), and a little room. A change that needs more says why here; what is left of
 /// CodinGame's 100,000 is for weights.
 const CODE_LIMIT: usize = 66_800;
 
