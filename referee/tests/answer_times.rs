@@ -6,18 +6,25 @@ mod common;
 use common::{python_script, scratch, text};
 use std::fs;
 
-/// A match of one game, in a folder of the test's own: player 0 answered 900 and 250 ms by the referee, its own count
-/// 890 and 248; player 1 answered 950 ms (its own 940) and 260 (no line of its own).
+/// A match of one game, in a folder of the test's own. By the referee player 0 answered 900,
+/// 250 and 240 ms, by its own count 890, 248 (1000 playouts) and 238 (500); player 1 answered
+/// 950, 260 and 230 ms, by its own count 940, none, and 228 (3000 playouts).
 fn one_game(test: &str) -> std::path::PathBuf {
     let dir = scratch(&format!("answer-times-{test}"));
-    let record = r#"{"moves":["F6","E8","G8","E5"],"ms":[900,950,250,260],"winner":0,"reason":"connected","detail":"","cmd0":"a","cmd1":"b","seed":1,"slot":{"pair":0,"game":0,"a_player":0}}"#;
+    let record = r#"{"moves":["F6","E8","G8","E5","H8","D4"],"ms":[900,950,250,260,240,230],"winner":0,"reason":"connected","detail":"","cmd0":"a","cmd1":"b","seed":1,"slot":{"pair":0,"game":0,"a_player":0}}"#;
     fs::write(dir.join("r.jsonl"), format!("{record}\n")).unwrap();
     fs::create_dir(dir.join("err")).unwrap();
-    let player0 = "turn 1: F6 (opening table) time 890 ms stall 1.0 ms\n\
-                   turn 2: G8 value 0.5 visits 9 playouts 1000 nodes 9 reused 0 time 248 ms stall 0.5 ms\n";
+    let searched = |turn: u32, mv: &str, playouts: u32, ms: u32| {
+        format!("turn {turn}: {mv} value 0.5 visits 9 playouts {playouts} nodes 9 reused 0 time {ms} ms stall 0.5 ms\n")
+    };
+    let player0 = "turn 1: F6 (opening table) time 890 ms stall 1.0 ms\n".to_string()
+        + &searched(2, "G8", 1000, 248)
+        + &searched(3, "H8", 500, 238);
     fs::write(dir.join("err/pair0-game0-player0.stderr"), player0).unwrap();
     let player1 =
-        "twixt-bot: line 3: a problem\nturn 1: E8 (opening table) time 940 ms stall 2.0 ms\n";
+        "twixt-bot: line 3: a problem\nturn 1: E8 (opening table) time 940 ms stall 2.0 ms\n"
+            .to_string()
+            + &searched(3, "D4", 3000, 228);
     fs::write(dir.join("err/pair0-game0-player1.stderr"), player1).unwrap();
     dir
 }
@@ -35,10 +42,11 @@ fn first_and_later_answers_are_counted_by_the_referee_and_by_the_bot() {
     let expected = [
         "first answers (2, 2 with the bot's own count): referee p50 950, p99 950, max 950; \
          bot p50 940, p99 940, max 940; difference p50 10, p99 10, max 10",
-        "later answers (2, 1 with the bot's own count): referee p50 260, p99 260, max 260; \
-         bot p50 248, p99 248, max 248; difference p50 2, p99 2, max 2",
+        "later answers (4, 3 with the bot's own count): referee p50 250, p99 260, max 260; \
+         bot p50 238, p99 248, max 248; difference p50 2, p99 2, max 2",
         "ends: connected 1",
-        "later searched turns 1, mean playouts 1000",
+        // Turn 2's mean 1000 and turn 3's 1750 count alike: 1375, where all three are 1500.
+        "searched turns 2-10: 3, mean playouts 1375 (each turn's mean alike)",
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{out}");
 }
