@@ -66,11 +66,6 @@ impl Slots {
     pub fn running(&self) -> usize {
         self.running.load(Ordering::SeqCst)
     }
-
-    /// How many may run at once.
-    pub fn max(&self) -> usize {
-        self.max
-    }
 }
 
 #[cfg(test)]

@@ -25,21 +25,16 @@ pub struct EngineLog {
 impl EngineLog {
     /// The `q`-quantile (nearest rank) of the later answers' times.
     pub fn quantile(&self, q: f64) -> Option<u64> {
-        quantile(&self.ms, q)
+        let mut v = self.ms.clone();
+        v.sort_unstable();
+        let n = v.len();
+        (n > 0).then(|| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1])
     }
 
     /// The slowest first answer.
     pub fn slowest_first(&self) -> Option<u64> {
         self.first_ms.iter().copied().max()
     }
-}
-
-/// The `q`-quantile (nearest rank) of `ms`.
-fn quantile(ms: &[u64], q: f64) -> Option<u64> {
-    let mut v = ms.to_vec();
-    v.sort_unstable();
-    let n = v.len();
-    (n > 0).then(|| v[((q * n as f64).ceil() as usize).clamp(1, n) - 1])
 }
 
 /// A's results split the ways a reader of a match asks about: by seat, after a swap by either

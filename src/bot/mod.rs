@@ -95,7 +95,7 @@ pub struct Bot {
     last_peg: Option<Cell>,
     /// Chooses our first peg among the opening table's (the seed).
     first_pick: u64,
-    /// What is held back from the think time on a busy machine.
+    /// The stalls of the last turns, which the next expects.
     reserve: Reserve,
 }
 

@@ -260,7 +260,7 @@ mod tests {
     }
 
     #[test]
-    fn a_tree_in_a_used_buffer_holds_only_its_own_nodes() {
+    fn a_tree_in_used_memory_holds_only_its_own_nodes() {
         let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
         let mut t = Tree::new(100);
         t.expand(ROOT, moves(3));
