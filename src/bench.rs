@@ -13,8 +13,8 @@ use std::time::Instant;
 pub const MIDGAME: &str = "F6 G8 E8 D6 H5 J6 F10 H9 G3 C4 E4 I3 D9 K8 G11 C10 H7 E6 \
                            D3 B6 I10 J10 F2 K4";
 
-/// A lost endgame (player 1 to move cannot stop both of player 0's threats), where the
-/// solver proves what the playouts only estimate: for the signature.
+/// A lost endgame (player 1 to move cannot stop both of player 0's threats): for the
+/// signature.
 pub const ENDGAME: &str = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9 G2";
 
 /// What [`playout_rate`] measured.
@@ -65,8 +65,8 @@ pub fn signature() -> u64 {
     signature_of(&searched())
 }
 
-/// [`signature`] with `params`. The chosen move's visits count because the solver's backups
-/// change them where the tree's shape may stay the same.
+/// [`signature`] with `params`. The chosen move's visits count because a change of the
+/// backups (as the MCTS-solver's once) may change them where the tree's shape stays the same.
 fn signature_of(params: &Params) -> u64 {
     let limits = Limits {
         deadline: None,
@@ -124,12 +124,12 @@ mod tests {
     }
 
     #[test]
-    fn the_signature_sees_the_solver_and_the_saves() {
-        let solver_switched = Params {
-            solver: !searched().solver,
+    fn the_signature_sees_the_minimax_backups_and_the_saves() {
+        let minimax_off = Params {
+            minimax: 0.0,
             ..searched()
         };
-        assert_ne!(signature_of(&solver_switched), signature());
+        assert_ne!(signature_of(&minimax_off), signature());
         let saves_switched = Params {
             saves: !searched().saves,
             ..searched()

@@ -33,7 +33,8 @@ const fn knight_table() -> [Bitboard; CELLS] {
 pub static KINGS: [Bitboard; CELLS] = box_table(1);
 
 /// The holes at most two columns and two rows from every cell (the 24 around it, where they
-/// are holes).
+/// are holes; for the host's hand-set prior).
+#[cfg(not(codingame))]
 pub static NEAR: [Bitboard; CELLS] = box_table(2);
 
 /// For every cell, the holes at most `r` columns and `r` rows from it, itself left out.

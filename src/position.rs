@@ -50,6 +50,7 @@ impl Move {
 /// The last two pegs of a game whose moves were `moves`, as the learned prior reads them: the
 /// opponent's last peg (the last move's), then the mover's own (the move before it); `None`
 /// where the game is too short or the move was the swap.
+#[cfg(not(codingame))]
 pub fn last_pegs(moves: &[Move]) -> [Option<Cell>; 2] {
     let back = |n: usize| moves.len().checked_sub(n).and_then(|i| moves[i].peg());
     [back(1), back(2)]

@@ -13,6 +13,7 @@
 //! doc comments, comments (the printer never sees them) and the files' inner attributes other
 //! than `allow`.
 
+mod alias;
 mod check;
 mod compact;
 mod flatten;

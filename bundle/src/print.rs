@@ -1,7 +1,7 @@
 //! Printing the bundle: the binary's items, then `mod <lib> { ... }`, compact or as readable
 //! Rust.
 
-use super::{compact, flatten, load, locals, rename, rewrite, strip};
+use super::{alias, compact, flatten, load, locals, rename, rewrite, strip};
 use anyhow::{anyhow, Context, Result};
 use proc_macro2::{TokenStream, TokenTree};
 use quote::ToTokens;
@@ -71,6 +71,7 @@ pub fn render(
             let why = why.map_names(|n| old.get(n).map_or(n, |o| *o).to_owned());
             anyhow!("the library's modules cannot be made one in the compact bundle: {why}")
         })?;
+        alias::alias(&mut file, module);
         return Ok(compact::print(file.into_token_stream()));
     }
     let text = space_items(&prettyplease::unparse(&file));

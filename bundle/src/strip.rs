@@ -13,8 +13,10 @@ use proc_macro2::{TokenStream, TokenTree};
 use syn::punctuated::Punctuated;
 use syn::visit_mut::{self, VisitMut};
 use syn::{Attribute, Block, ImplItem, Item, ItemImpl, ItemMod, ItemTrait, Meta, Stmt, Token};
+use syn::{ExprMatch, ExprStruct, FieldsNamed, ItemEnum, PatStruct};
 
-/// Drops every item, impl item, trait item and statement whose `#[cfg(...)]` is false in the
+/// Drops every item, impl item, trait item, statement, struct field (in a definition, an
+/// expression or a pattern), enum variant and match arm whose `#[cfg(...)]` is false in the
 /// bundle (`cfg(test)`, `cfg(all(test, ..))`, `cfg(not(codingame))`...), at any depth.
 pub fn strip_cfg_test(file: &mut syn::File) {
     retain_items(&mut file.items);
@@ -115,9 +117,66 @@ impl VisitMut for CfgTest {
         node.stmts.retain(|stmt| match stmt {
             Stmt::Item(item) => !is_cfg_false(item_attrs(item)),
             Stmt::Local(local) => !is_cfg_false(&local.attrs),
-            _ => true,
+            Stmt::Macro(mac) => !is_cfg_false(&mac.attrs),
+            Stmt::Expr(expr, _) => !is_cfg_false(expr_attrs(expr)),
         });
         visit_mut::visit_block_mut(self, node);
+    }
+
+    fn visit_fields_named_mut(&mut self, node: &mut FieldsNamed) {
+        node.named = retain(&node.named, |f| &f.attrs);
+        visit_mut::visit_fields_named_mut(self, node);
+    }
+
+    fn visit_expr_struct_mut(&mut self, node: &mut ExprStruct) {
+        node.fields = retain(&node.fields, |f| &f.attrs);
+        visit_mut::visit_expr_struct_mut(self, node);
+    }
+
+    fn visit_pat_struct_mut(&mut self, node: &mut PatStruct) {
+        node.fields = retain(&node.fields, |f| &f.attrs);
+        visit_mut::visit_pat_struct_mut(self, node);
+    }
+
+    fn visit_item_enum_mut(&mut self, node: &mut ItemEnum) {
+        node.variants = retain(&node.variants, |v| &v.attrs);
+        visit_mut::visit_item_enum_mut(self, node);
+    }
+
+    fn visit_expr_match_mut(&mut self, node: &mut ExprMatch) {
+        node.arms.retain(|arm| !is_cfg_false(&arm.attrs));
+        visit_mut::visit_expr_match_mut(self, node);
+    }
+}
+
+/// The entries of a punctuated list whose cfg is not false in the bundle, each with its
+/// punctuation (a struct expression's `..rest` needs the comma after its last field).
+fn retain<T: Clone, P: Clone>(
+    list: &Punctuated<T, P>,
+    attrs: impl Fn(&T) -> &Vec<Attribute>,
+) -> Punctuated<T, P> {
+    let kept = list
+        .pairs()
+        .filter(|pair| !is_cfg_false(attrs(pair.value())));
+    kept.map(|pair| pair.cloned()).collect()
+}
+
+/// The attributes of the expressions that carry them as statements (`#[cfg(..)] if .. {}`).
+fn expr_attrs(expr: &syn::Expr) -> &[Attribute] {
+    use syn::Expr;
+    match expr {
+        Expr::Block(e) => &e.attrs,
+        Expr::Call(e) => &e.attrs,
+        Expr::ForLoop(e) => &e.attrs,
+        Expr::If(e) => &e.attrs,
+        Expr::Loop(e) => &e.attrs,
+        Expr::Macro(e) => &e.attrs,
+        Expr::Match(e) => &e.attrs,
+        Expr::MethodCall(e) => &e.attrs,
+        Expr::Assign(e) => &e.attrs,
+        Expr::Return(e) => &e.attrs,
+        Expr::While(e) => &e.attrs,
+        _ => &[],
     }
 }
 

@@ -263,3 +263,95 @@ fn follows_the_paths_in_root_macros() {
     assert!(bundle.modules.contains(&"via_macro".to_owned()));
     assert_eq!(compile_and_run(&bundle.source, &[], &[]), "cell 8 4\n");
 }
+
+#[test]
+fn drops_host_only_fields_variants_arms_and_statements() {
+    let cell = std::fs::read_to_string(mini_dir().join("src/cell.rs")).unwrap();
+    let cell = format!(
+        "{cell}\n\
+         pub struct Counts {{ pub shipped: u8, #[cfg(not(codingame))] pub host_field: u8 }}\n\
+         pub enum Kind {{ Plain, #[cfg(not(codingame))] HostVariant }}\n\
+         pub fn counted() -> u8 {{\n\
+             let base = Counts {{ shipped: 3, #[cfg(not(codingame))] host_field: 9 }};\n\
+             let mut c = Counts {{ shipped: 4, #[cfg(not(codingame))] host_field: 8, ..base }};\n\
+             #[cfg(not(codingame))]\n\
+             if c.host_field > 0 {{ c.shipped = 0; }}\n\
+             #[cfg(not(codingame))]\n\
+             println!(\"host_print\");\n\
+             let Counts {{ shipped, #[cfg(not(codingame))] host_field: _ }} = c;\n\
+             match Kind::Plain {{\n\
+                 Kind::Plain => shipped,\n\
+                 #[cfg(not(codingame))]\n\
+                 Kind::HostVariant => 7,\n\
+             }}\n\
+         }}\n"
+    );
+    let main = "fn main() { print!(\"{}\", twixt::cell::counted()); }\n";
+    let dir = mini_with(&[("src/cell.rs", &cell), ("src/main.rs", main)]);
+    let source = bundle_crate(dir.path()).unwrap().source;
+    for absent in ["codingame", "host_field", "HostVariant", "host_print"] {
+        assert!(!source.contains(absent), "`{absent}` shipped:\n{source}");
+    }
+    assert_eq!(compile_and_run(&source, &[], &[]), "4");
+}
+
+#[test]
+fn aliases_std_s_most_spelt_types_where_they_pay_and_keeps_other_paths() {
+    let lib = std::fs::read_to_string(mini_dir().join("src/lib.rs")).unwrap();
+    let lib = format!("{lib}\npub mod spelt;\n");
+    // `usize` and `Vec` many times over, in every place a type goes; `fmt::Result` and a
+    // `u32` spelt once stay as they are.
+    let spelt = "use std::fmt;\n\
+        pub struct Wrap(pub usize);\n\
+        impl fmt::Display for Wrap {\n\
+            fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result { write!(f, \"{}\", self.0) }\n\
+        }\n\
+        impl From<usize> for Wrap { fn from(n: usize) -> Wrap { Wrap(n) } }\n\
+        pub fn sums(n: usize) -> Vec<usize> {\n\
+            let mut out: Vec<usize> = Vec::with_capacity(n);\n\
+            let first: Option<usize> = (0..n).map(|i| i as usize).next();\n\
+            let top = usize::MAX.min(n as usize) as usize + first.unwrap_or(0) as usize;\n\
+            for i in 0..top { let v: usize = i as usize * 2usize; out.push(usize::from(v as u8)); }\n\
+            let w: Vec<Wrap> = out.iter().map(|&v| Wrap::from(v)).collect::<Vec<Wrap>>();\n\
+            let checked: Result<usize, String> = Ok(w.len() as u32 as usize);\n\
+            out.push(checked.unwrap_or(0));\n\
+            out\n\
+        }\n\
+        pub fn nest(a: Vec<Vec<u8>>, b: Vec<Vec<u8>>, c: Vec<Vec<u8>>, d: Vec<Vec<u8>>) -> Vec<Vec<u8>> {\n\
+            let mut v: Vec<Vec<u8>> = Vec::new(); v.extend(a); v.extend(b); v.extend(c); v.extend(d); v\n\
+        }\n";
+    let main = "fn main() {\n\
+        let s = twixt::spelt::sums(4);\n\
+        let n = twixt::spelt::nest(vec![vec![1]], vec![], vec![vec![2, 3]], vec![]);\n\
+        print!(\"{:?} {} {:?}\", s, twixt::spelt::Wrap(7), n);\n\
+    }\n";
+    let dir = mini_with(&[
+        ("src/lib.rs", &lib),
+        ("src/spelt.rs", spelt),
+        ("src/main.rs", main),
+    ]);
+    let source = bundle_compact(dir.path()).unwrap().source;
+    let flat = source.replace('\n', " ");
+    let aliases: Vec<String> = flat
+        .match_indices("type ")
+        .filter_map(|(at, _)| flat[at + 5..].split(';').next())
+        .map(|a| a.replace(' ', ""))
+        .collect();
+    assert!(
+        aliases.iter().any(|a| a.ends_with("=usize")),
+        "{aliases:?}\n{source}"
+    );
+    assert!(
+        aliases.iter().any(|a| a.ends_with("=Vec<T>")),
+        "{aliases:?}\n{source}"
+    );
+    assert!(source.contains("fmt::Result"), "{source}");
+    assert!(
+        !source.contains("=u32"),
+        "a type spelt once is not worth its alias"
+    );
+    assert_eq!(
+        compile_and_run(&source, &[], &[]),
+        "[0, 2, 4, 6, 4] 7 [[1], [2, 3]]"
+    );
+}

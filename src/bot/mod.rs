@@ -10,7 +10,6 @@ pub mod reserve;
 use crate::cell::{Cell, Player};
 use crate::position::{Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnInput, TurnReader};
-use crate::search::tree::Known;
 use crate::search::{Found, Limits, Report, Searcher};
 use options::{help, parse_args, Command, Options, Request};
 use reserve::Reserve;
@@ -329,18 +328,8 @@ fn describe(r: &Report) -> String {
         Found::WinInOne => format!("{} wins at once", r.best),
         Found::WinInTwo => format!("{} wins in two", r.best),
         Found::Search => format!(
-            "{} value {:.3}{} visits {} playouts {} nodes {} reused {}",
-            r.best,
-            r.value,
-            match r.proven {
-                Known::Win => " (proven win)",
-                Known::Loss => " (proven loss)",
-                _ => "",
-            },
-            r.best_visits,
-            r.iterations,
-            r.nodes,
-            r.reused
+            "{} value {:.3} visits {} playouts {} nodes {} reused {}",
+            r.best, r.value, r.best_visits, r.iterations, r.nodes, r.reused
         ),
     }
 }

@@ -169,6 +169,7 @@ impl<'a> Context<'a> {
     }
 
     /// The features of `mv`, a legal move of the mover.
+    #[cfg(not(codingame))]
     pub fn features(&self, mv: Move) -> Active {
         let mut out = Active::new();
         self.read(mv, &mut out);

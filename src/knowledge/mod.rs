@@ -1,8 +1,9 @@
 //! Knowledge of positions beyond the rules: a policy over moves, a linear softmax over the
 //! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
 //! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
-//! two-way tables of `shapes`); the distance [`value`]; and the value [`network`], one hidden
-//! layer over the one-hot [`inputs`] of each player's view with an optional policy head,
+//! two-way tables of `shapes`); the distance [`value`] (host-only); and the value [`network`],
+//! one hidden layer over the one-hot [`inputs`] of each player's view with an optional policy
+//! head (host-only),
 //! trained by `twixt-train net` and shipped as streams of narrow integers (`net_weights`,
 //! [`network::codec`]).
 
@@ -13,6 +14,7 @@ mod net_weights;
 pub mod network;
 pub mod save;
 mod shapes;
+#[cfg(not(codingame))]
 pub mod value;
 mod weights;
 
@@ -100,6 +102,7 @@ impl Scorer {
     }
 
     /// The policy it scores with.
+    #[cfg(not(codingame))]
     pub fn policy(&self) -> &Policy {
         &self.policy
     }

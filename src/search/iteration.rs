@@ -1,5 +1,5 @@
 //! One MCTS iteration: select down the tree (UCT), expand a leaf, play out (with saves, see
-//! [`super::policy`]), and back the result up (with the MCTS-solver when `solver` is on).
+//! [`super::policy`]), and back the result up.
 
 use super::params::Params;
 use super::playout::playout;
@@ -10,7 +10,7 @@ use super::tactics;
 use super::tree::{Known, Tree, ROOT};
 use crate::cell::{Cell, Player};
 use crate::knowledge::network::{Accumulator, Network};
-use crate::knowledge::{value, Scorer};
+use crate::knowledge::Scorer;
 use crate::position::{Move, Position};
 use crate::rng::FastRng;
 
@@ -92,13 +92,12 @@ impl Iteration {
         let mut net = knowing.network.as_ref().map(|(n, acc)| (*n, acc.clone()));
         let outcome = loop {
             let n = *tree.get(node);
-            let proven = match n.known {
+            let ended = match n.known {
                 Known::Win => Some(Some(pos.to_move().other())),
-                Known::Loss => Some(Some(pos.to_move())),
                 Known::Draw => Some(None),
                 Known::Unknown | Known::Open => None,
             };
-            if let Some(winner) = proven {
+            if let Some(winner) = ended {
                 break Ending {
                     winner,
                     value: None,
@@ -107,16 +106,11 @@ impl Iteration {
             let ripe = n.visits >= params.expand_after + params.prior_visits;
             let here = net.as_ref().map(|(n, acc)| (*n, acc));
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing, here)) {
-                let estimate = (params.value_mix > 0.0 || params.minimax > 0.0).then(|| {
-                    let v = match &net {
-                        // A win in one is beyond what one layer sees: the tactics say it.
-                        Some(_) if tactics::can_win_now(&pos) => 1.0,
-                        Some((network, acc)) => network.value(acc, pos.to_move()),
-                        None => value::value(&pos, params.value_bias, params.value_scale),
-                    };
-                    (pos.to_move(), v)
-                });
-                if params.value_mix >= 1.0 {
+                let estimate = match params.value_mix > 0.0 || params.minimax > 0.0 {
+                    true => leaf_value(params, &pos, &net),
+                    false => None,
+                };
+                if params.value_mix >= 1.0 && estimate.is_some() {
                     // The value alone: a playout would not count.
                     break Ending {
                         winner: None,
@@ -156,7 +150,8 @@ impl Iteration {
     }
 
     /// Adds the children of the last node of the path, whose position is `pos`: every legal
-    /// move, with priors. Returns whether it did.
+    /// move, with priors. Returns whether it did. (`net`, the network and the accumulators
+    /// there, is for the host's policy head.)
     fn expand(
         &mut self,
         params: &Params,
@@ -171,8 +166,11 @@ impl Iteration {
             Some(0) | None => knowing.history[back + 1 - n],
             Some(k) => tree.get(self.path[k].0).mv.peg(),
         };
+        #[cfg(codingame)]
+        let _ = net;
         let recent = Recent {
             policy: knowing.policy,
+            #[cfg(not(codingame))]
             net,
             last_opp: last(0),
             last_own: last(1),
@@ -185,11 +183,7 @@ impl Iteration {
     /// Backs the result up the path, deepest node first; with implicit minimax, the leaf's
     /// estimate and each ancestor's minimax of its children too.
     fn back_up(&self, params: &Params, tree: &mut Tree, outcome: Ending) {
-        let mut below = Known::Open;
         for (depth, &(i, mover)) in self.path.iter().rev().enumerate() {
-            if params.solver && i != ROOT {
-                below = prove(tree, i, below);
-            }
             if params.minimax > 0.0 {
                 let m = match depth {
                     0 => outcome.leaf_minimax(mover),
@@ -206,22 +200,34 @@ impl Iteration {
     }
 }
 
-/// The MCTS-solver's step at node `i`, given what became of its child on the path: a winning
-/// child makes `i` a loss for its mover, and a losing child makes `i` a win if every sibling
-/// loses too. Returns `i`'s status.
-fn prove(tree: &mut Tree, i: u32, below: Known) -> Known {
-    let proven = match below {
-        Known::Win => Some(Known::Loss),
-        Known::Loss if tree.children(i).all(|c| tree.get(c).known == Known::Loss) => {
-            Some(Known::Win)
-        }
-        _ => None,
+/// The value's estimate of a leaf, for the player to move there: the network's (1 when it can
+/// win at once, which is beyond what one layer sees), or without a network on the host the
+/// distance value; in the bundle, none (the network that did not decode said so loudly, and
+/// the playouts decide alone).
+fn leaf_value(
+    params: &Params,
+    pos: &Position,
+    net: &Option<(&Network, Accumulator)>,
+) -> Option<(Player, f32)> {
+    let v = match net {
+        Some(_) if tactics::can_win_now(pos) => 1.0,
+        Some((network, acc)) => network.value(acc, pos.to_move()),
+        None => without_network(params, pos)?,
     };
-    let n = tree.get_mut(i);
-    if let Some(k) = proven {
-        n.known = k;
-    }
-    n.known
+    Some((pos.to_move(), v))
+}
+
+/// The value of a leaf without the network: the distance value's.
+#[cfg(not(codingame))]
+fn without_network(params: &Params, pos: &Position) -> Option<f32> {
+    let value = crate::knowledge::value::value(pos, params.value_bias, params.value_scale);
+    Some(value)
+}
+
+/// None: the bundle ships no distance value.
+#[cfg(codingame)]
+fn without_network(_: &Params, _: &Position) -> Option<f32> {
+    None
 }
 
 /// Plays `mv` and says whether the game goes on.

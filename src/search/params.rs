@@ -37,20 +37,17 @@ where
 }
 
 /// Calls `$m!` with the list of parameters, the one place they are declared: the shipped
-/// struct and setter, and the host-only table of declarations, are both made from it.
+/// struct and setter, and the host-only table of declarations, are all made from it. The
+/// shipped parameters come first; `with_host_params!` adds the host's own.
 macro_rules! with_params {
     ($m:ident) => {
-        $m! {
+        with_host_params! { $m
             /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`. Tuned by SPSA
             /// (`twixt-referee tune`) for the gen3 network, as are `prior_visits`,
             /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), again
             /// with `value_mix` and `minimax` (row 86), and with the refitted policy and tree
             /// reuse (row 96).
             exploration: f32 = 0.385066, min 0.0, max 1.0, step 0.05;
-            /// MCTS-solver: back up proven wins and losses, take proven wins, avoid proven
-            /// losses. Off: at the real clock it neither won nor lost against our own bot, and
-            /// its gain against T1j is within the noise (docs/STRENGTH.md rows 103-106).
-            solver: bool = false, min false, max true, step true;
             /// Play a forced win in two without searching: a peg after which the opponent has
             /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
             win_in_two: bool = true, min false, max true, step true;
@@ -65,6 +62,42 @@ macro_rules! with_params {
             /// unvisited children are tried first.
             /// Tuned by SPSA.
             prior_visits: u32 = 14, min 0, max 100, step 2;
+            /// The learned prior's value for a move of the average policy share.
+            /// Tuned by SPSA.
+            policy_mid: f32 = 0.35203, min 0.0, max 1.0, step 0.025;
+            /// What the learned prior adds per e-fold of a move's share over the average.
+            /// Tuned by SPSA.
+            policy_slope: f32 = 0.142596, min 0.0, max 0.5, step 0.01;
+            /// Weight of the value network's chance ([`crate::knowledge::network`]; on the host
+            /// without `value_net`, the distance value's) in each iteration's result, against
+            /// the playout's (0: playouts alone; 1: the value alone, and no playout is played).
+            /// Tuned by SPSA.
+            value_mix: f32 = 0.407515, min 0.0, max 1.0, step 0.05;
+            /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
+            /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
+            /// leaves below it, kept apart from the playouts' results (0: off). Tuned by SPSA.
+            minimax: f32 = 0.089911, min 0.0, max 1.0, step 0.05;
+            /// Most nodes a tree keeps. Memory: 20 bytes a node (`tree::Node`), 24 with minimax
+            /// backups, and tree reuse holds a second tree: 192 MB at most by default, where
+            /// CodinGame allows 768 MB.
+            max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
+            /// Iterations between two looks at the clock.
+            clock_every: u64 = 16, min 1, max 4096, step 16;
+        }
+    };
+}
+
+/// Adds the parameters that only the host has to the shipped ones and calls `$m!` with all:
+/// switches and values of knowledge that a measured default leaves unused (the distance value
+/// and the hand-set prior, which the network and the learned policy replaced,
+/// docs/KNOWLEDGE.md; the network's policy head, which the shipped network lacks,
+/// docs/NETWORK.md). The bundle's `--set` does not know them, and
+/// their code is host-only too, so what ships is what plays.
+#[cfg(not(codingame))]
+macro_rules! with_host_params {
+    ($m:ident $($shipped:tt)*) => {
+        $m! {
+            $($shipped)*
             /// Prior value of a hole with no peg within two columns and rows.
             prior_far: f32 = 0.3, min 0.0, max 1.0, step 0.05;
             /// Prior value of a hole with a peg within two columns and rows.
@@ -76,12 +109,14 @@ macro_rules! with_params {
             /// New children start with the learned policy's prior ([`crate::knowledge`])
             /// instead of the hand-set one.
             policy_prior: bool = true, min false, max true, step true;
-            /// The learned prior's value for a move of the average policy share.
-            /// Tuned by SPSA.
-            policy_mid: f32 = 0.35203, min 0.0, max 1.0, step 0.025;
-            /// What the learned prior adds per e-fold of a move's share over the average.
-            /// Tuned by SPSA.
-            policy_slope: f32 = 0.142596, min 0.0, max 0.5, step 0.01;
+            /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
+            /// accumulators follow each iteration down the tree, rather than the distance's.
+            value_net: bool = true, min false, max true, step true;
+            /// The value's log-odds for the mover when both players are equally far from their
+            /// borders: the edge of being on move (fitted by `twixt-train value`).
+            value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
+            /// The value's log-odds per peg the mover is nearer its borders than the opponent.
+            value_scale: f32 = 1.38, min 0.0, max 4.0, step 0.1;
             /// Weight of the network's policy head ([`crate::knowledge::network`]) in the
             /// learned prior: its logits, times this, are added to the 85-feature policy's
             /// (0: the features alone; needs a shipped network with a policy head).
@@ -89,32 +124,15 @@ macro_rules! with_params {
             /// The 85-feature policy's logits count in the learned prior (false: with
             /// `net_policy` above 0, the network's alone).
             feature_policy: bool = true, min false, max true, step true;
-            /// PUCT instead of UCT when above 0: a child scores `q + puct * p * sqrt(N) / (1 + n)`,
-            /// `p` its share of the learned policy (with `policy_prior`; else even shares).
-            puct: f32 = 0.0, min 0.0, max 4.0, step 0.1;
-            /// Weight of the value (the distance value, [`crate::knowledge::value`], or with
-            /// `value_net` the network) in each iteration's result, against the playout's (0:
-            /// playouts alone; 1: the value alone, and no playout is played). Tuned by SPSA.
-            value_mix: f32 = 0.407515, min 0.0, max 1.0, step 0.05;
-            /// The value mixed in is the network's ([`crate::knowledge::network`]), whose
-            /// accumulators follow each iteration down the tree, rather than the distance's.
-            value_net: bool = true, min false, max true, step true;
-            /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
-            /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
-            /// leaves below it, kept apart from the playouts' results (0: off). Tuned by SPSA.
-            minimax: f32 = 0.089911, min 0.0, max 1.0, step 0.05;
-            /// The value's log-odds for the mover when both players are equally far from their
-            /// borders: the edge of being on move (fitted by `twixt-train value`).
-            value_bias: f32 = 0.52, min 0.0, max 2.0, step 0.05;
-            /// The value's log-odds per peg the mover is nearer its borders than the opponent.
-            value_scale: f32 = 1.38, min 0.0, max 4.0, step 0.1;
-            /// Most nodes a tree keeps. Memory: 20 bytes a node (`tree::Node`), 24 with minimax
-            /// backups, and tree reuse holds a second tree: 192 MB at most by default, where
-            /// CodinGame allows 768 MB.
-            max_nodes: usize = 4000000, min 1000, max 40000000, step 500000;
-            /// Iterations between two looks at the clock.
-            clock_every: u64 = 16, min 1, max 4096, step 16;
         }
+    };
+}
+
+/// The bundle's parameters: the shipped ones alone.
+#[cfg(codingame)]
+macro_rules! with_host_params {
+    ($m:ident $($shipped:tt)*) => {
+        $m! { $($shipped)* }
     };
 }
 
@@ -215,8 +233,8 @@ mod tests {
         p.set("saves", "false").unwrap();
         assert!(!p.saves);
         let error = p.set("speed", "1").unwrap_err();
-        assert!(error.starts_with("unknown parameter 'speed' (known: exploration, solver,"));
-        assert_eq!(Params::NAMES.len(), 24);
+        assert!(error.starts_with("unknown parameter 'speed' (known: exploration, win_in_two,"));
+        assert_eq!(Params::NAMES.len(), 22);
         let declared: Vec<&str> = Params::SPECS.iter().map(|s| s.name).collect();
         assert_eq!(declared, Params::NAMES);
     }
@@ -231,7 +249,7 @@ mod tests {
             ("exploration", "many", "0..=1"),
             ("expand_after", "-1", "1..=64"),
             ("expand_after", "2.5", "1..=64"),
-            ("solver", "1", "false..=true"),
+            ("saves", "1", "false..=true"),
         ];
         for (name, value, range) in refused {
             let message = format!("parameter {name}: '{value}' is not a value in {range}");
@@ -249,7 +267,7 @@ mod tests {
         assert_eq!(lines[0], "exploration 0.3 0.0 1.0 0.05");
         assert!(lines.contains(&"expand_after 2 1 64 1"), "{text}");
         assert!(
-            !text.contains("solver") && !text.contains("saves"),
+            !text.contains("win_in_two") && !text.contains("saves"),
             "switches are not tuned"
         );
         let numeric = Params::SPECS.iter().filter(|s| s.step != "true").count();

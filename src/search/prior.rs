@@ -1,17 +1,16 @@
-//! Priors for new nodes: virtual visits whose value comes from a cheap look at the hole.
+//! Priors for new nodes: virtual visits whose value comes from the learned policy.
 //!
-//! A new child starts with `prior_visits` visits worth `value` each, where `value` is
-//! `prior_far` for a hole with no peg within two rows and columns, `prior_near` for one with,
-//! plus `prior_link` when it is a knight's move from one of the mover's pegs (it would link)
-//! and `prior_block` when it is a knight's move from an opponent's peg (it contests a link).
-//! Every child gets the same number of virtual visits, so only their values differ, and the
-//! search no longer visits each of a node's hundred-odd children once before any twice.
+//! A new child starts with `prior_visits` visits, valued by its share of the 85-feature
+//! policy ([`learned`]). Every child gets the same number of virtual visits, so only their
+//! values differ, and the search no longer visits each of a node's hundred-odd children once
+//! before any twice. The host also keeps the hand-set prior the policy replaced ([`mod@hand`])
+//! and the network's policy head ([`head`]).
 
 use super::params::Params;
 use super::tree::Tree;
-use crate::bitboard::{Bitboard, KNIGHTS, NEAR};
 use crate::cell::Cell;
 use crate::knowledge::features::Context;
+#[cfg(not(codingame))]
 use crate::knowledge::network::{Accumulator, Network};
 use crate::knowledge::Scorer;
 use crate::position::{Move, Position};
@@ -22,6 +21,7 @@ pub struct Recent<'a> {
     /// The learned policy.
     pub policy: &'a Scorer,
     /// The network and the accumulators of the position expanded, where `net_policy` asks.
+    #[cfg(not(codingame))]
     pub net: Option<(&'a Network, &'a Accumulator)>,
     /// The opponent's last peg.
     pub last_opp: Option<Cell>,
@@ -29,53 +29,10 @@ pub struct Recent<'a> {
     pub last_own: Option<Cell>,
 }
 
-/// What a prior looks at, read off the position once per expansion.
-struct Pegs {
-    occupied: Bitboard,
-    mover: Bitboard,
-    opponent: Bitboard,
-}
-
-impl Pegs {
-    fn of(pos: &Position) -> Pegs {
-        let (board, p) = (pos.board(), pos.to_move());
-        Pegs {
-            occupied: board.occupied(),
-            mover: board.pegs(p),
-            opponent: board.pegs(p.other()),
-        }
-    }
-
-    fn value(&self, params: &Params, mv: Move) -> f32 {
-        let c: Cell = match mv {
-            Move::Peg(c) => c,
-            Move::Swap => return 0.5,
-        };
-        if NEAR[c.index()].and(self.occupied).is_empty() {
-            return params.prior_far;
-        }
-        let knights = KNIGHTS[c.index()];
-        let mut v = params.prior_near;
-        if !knights.and(self.mover).is_empty() {
-            v += params.prior_link;
-        }
-        if !knights.and(self.opponent).is_empty() {
-            v += params.prior_block;
-        }
-        v
-    }
-}
-
-/// The prior value of `mv` for the player to move in `pos` (for tests: the search reads
-/// [`Pegs`] once per expansion).
-#[cfg(test)]
-pub fn value(params: &Params, pos: &Position, mv: Move) -> f32 {
-    Pegs::of(pos).value(params, mv)
-}
-
 /// Adds `moves` as the children of `node` (whose position is `pos`), each with its prior
-/// when `prior_visits` is above zero: the learned policy's with `policy_prior`, else the
-/// hand-set one. Returns whether they were added (the memory bound).
+/// when `prior_visits` is above zero: the learned policy's (on the host, the hand-set one
+/// without `policy_prior`), else an even share and no virtual visits. Returns whether they
+/// were added (the memory bound).
 pub fn expand(
     params: &Params,
     tree: &mut Tree,
@@ -88,53 +45,36 @@ pub fn expand(
         return false;
     }
     let n0 = params.prior_visits;
-    if params.policy_prior && (n0 > 0 || params.puct > 0.0) {
+    #[cfg(not(codingame))]
+    if n0 > 0 && !params.policy_prior {
+        hand(params, tree, node, pos);
+        return true;
+    }
+    if n0 > 0 {
         learned(params, tree, node, pos, recent);
     } else {
-        let pegs = Pegs::of(pos);
         let even = 1.0 / moves.len() as f32;
         for i in tree.children(node) {
-            let child = tree.get_mut(i);
-            child.prior = even;
-            if n0 > 0 {
-                child.visits = n0;
-                child.wins = n0 as f32 * pegs.value(params, child.mv);
-            }
+            tree.get_mut(i).prior = even;
         }
     }
     true
 }
 
-/// The learned prior: each child's policy share (PUCT's prior), and when `prior_visits` is
-/// above 0, virtual visits: a child whose share is `s` times the average share starts valued
+/// The learned prior: each child's policy share (shown by the analysis), and virtual visits:
+/// a child whose share is `s` times the average share starts valued
 /// `policy_mid + policy_slope * ln(s)` (kept within 0.02..0.98).
 fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: &Recent) {
     let ctx = Context::new(pos, recent.last_opp, recent.last_own);
     let children = tree.children(node);
-    let net = match recent.net {
-        Some((net, acc)) if params.net_policy > 0.0 => {
-            let last = [recent.last_opp, recent.last_own];
-            net.policy_units(acc, pos, last).map(|pu| (net, pu))
-        }
-        _ => None,
-    };
-    let features = params.feature_policy || net.is_none();
     let mut logits = [0f32; 256];
-    let mut max = f32::MIN;
     for (k, i) in children.clone().enumerate() {
-        let mv = tree.get(i).mv;
-        let mut l = if features {
-            recent.policy.logit(&ctx, mv)
-        } else {
-            0.0
-        };
-        if let Some((net, pu)) = &net {
-            l += params.net_policy * net.policy_logit(pu, mv);
-        }
-        logits[k] = l;
-        max = max.max(l);
+        logits[k] = recent.policy.logit(&ctx, tree.get(i).mv);
     }
     let n = children.len();
+    #[cfg(not(codingame))]
+    head::mix(params, tree, node, pos, recent, &mut logits[..n]);
+    let max = logits[..n].iter().fold(f32::MIN, |m, &l| m.max(l));
     let mut weights = [0f32; 256];
     for (w, l) in weights.iter_mut().zip(&logits[..n]) {
         *w = (l - max).exp();
@@ -147,38 +87,35 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
         let v = params.policy_mid + params.policy_slope * (logits[k] + offset);
         let child = tree.get_mut(i);
         child.prior = weights[k] / sum;
-        if n0 > 0 {
-            child.visits = n0;
-            child.wins = n0 as f32 * v.clamp(0.02, 0.98);
-        }
+        child.visits = n0;
+        child.wins = n0 as f32 * v.clamp(0.02, 0.98);
     }
 }
+
+/// The hand-set prior (host-only: the learned prior replaced it, docs/KNOWLEDGE.md): an even
+/// share, and virtual visits valued by [`hand::Pegs::value`].
+#[cfg(not(codingame))]
+fn hand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) {
+    let pegs = hand::Pegs::of(pos);
+    let even = 1.0 / tree.children(node).len() as f32;
+    for i in tree.children(node) {
+        let child = tree.get_mut(i);
+        child.prior = even;
+        child.visits = params.prior_visits;
+        child.wins = params.prior_visits as f32 * pegs.value(params, child.mv);
+    }
+}
+
+#[cfg(not(codingame))]
+mod hand;
+#[cfg(not(codingame))]
+mod head;
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::knowledge::{features, Policy};
     use crate::testing::{cell, position};
-
-    fn value_of(moves: &str, hole: &str) -> f32 {
-        let pos = position(moves);
-        value(&Params::default(), &pos, Move::Peg(hole.parse().unwrap()))
-    }
-
-    #[test]
-    fn holes_are_ranked_by_their_neighbourhood() {
-        let p = Params::default();
-        // Player 0 has E5, player 1 has H8; player 0 to move.
-        let moves = "E5 H8";
-        assert_eq!(value_of(moves, "B11"), p.prior_far);
-        assert_eq!(value_of(moves, "E7"), p.prior_near);
-        assert_eq!(value_of(moves, "D7"), p.prior_near + p.prior_link);
-        assert_eq!(value_of(moves, "I6"), p.prior_near + p.prior_block);
-        assert_eq!(
-            value_of(moves, "G6"),
-            p.prior_near + p.prior_link + p.prior_block
-        );
-    }
 
     #[test]
     fn every_child_gets_the_same_virtual_visits() {
@@ -201,7 +138,7 @@ mod tests {
         for i in tree.children(0) {
             let n = tree.get(i);
             assert_eq!(n.visits, 8);
-            assert_eq!(n.value(), value(&params, &pos, n.mv));
+            assert_eq!(n.value(), hand::Pegs::of(&pos).value(&params, n.mv));
         }
     }
 
@@ -276,15 +213,10 @@ mod tests {
     }
 
     #[test]
-    fn children_get_their_policy_share_as_puct_prior() {
+    fn children_get_their_policy_share_as_prior() {
         let mut likes_links = Policy::uniform();
         likes_links.weights[features::LINKS + 1] = 2.0;
-        let puct = Params {
-            puct: 1.0,
-            prior_visits: 0,
-            ..Params::default()
-        };
-        let learned = shares(&puct, &likes_links);
+        let learned = shares(&Params::default(), &likes_links);
         let total: f32 = learned.iter().map(|&(_, p)| p).sum();
         assert!((total - 1.0).abs() < 1e-4, "shares sum to {total}");
         let of = |name: &str| {
@@ -295,10 +227,10 @@ mod tests {
                 .1
         };
         assert!((of("D7") / of("B11") - 2f32.exp()).abs() < 1e-3);
-        // Without the learned policy every child gets an even share, and no virtual visits.
+        // Without virtual visits every child gets an even share.
         let hand = Params {
-            policy_prior: false,
-            ..puct
+            prior_visits: 0,
+            ..Params::default()
         };
         let even = shares(&hand, &likes_links);
         let n = even.len() as f32;

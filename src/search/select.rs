@@ -1,27 +1,20 @@
-//! Selection: the child of a node to walk to, by UCT (or PUCT) over its hundred-odd children.
+//! Selection: the child of a node to walk to, by UCT over its hundred-odd children.
 //!
 //! Two divisions and a square root per child make this the search's hottest loop, and they
-//! wait on one divider. So the scores are computed four children at a time in the lanes of
-//! one SSE register. IEEE division and square root are correctly rounded in every lane, and
-//! no operation is fused or reordered, so each score is the same to the bit as one computed
-//! alone: the search, and its bench signature, do not change.
+//! wait on one divider. So on the host, plain UCT (`minimax` at 0) computes the scores four
+//! children at a time in the lanes of one SSE register. IEEE division and square root are
+//! correctly rounded in every lane, and no operation is fused or reordered, so each score is
+//! the same to the bit as one computed alone: the search, and its bench signature, do not
+//! change. The bundle, whose default mixes in minimax, goes one child at a time there too.
 
 use super::params::Params;
-use super::tree::{Known, Node, Tree};
+use super::tree::{Node, Tree};
 
-/// The child of `parent` to walk to: with `puct` at 0 the best UCT score
-/// `q + exploration * sqrt(ln N / n)`, an unvisited child first; else the best PUCT score
-/// `q + puct * p * sqrt(N) / (1 + n)`, where `p` is the child's prior share and an unvisited
-/// child counts as a draw. With `minimax` above 0 the UCT score's `q` is mixed with the
-/// child's implicit minimax value. The first of equal scores wins; with the solver on, a proven
-/// win at once and never a proven loss. The default (UCT, no solver) goes four lanes at a time.
+/// The child of `parent` to walk to: the best UCT score `q + exploration * sqrt(ln N / n)`,
+/// an unvisited child first, where with `minimax` above 0 the score's `q` is mixed with the
+/// child's implicit minimax value. The first of equal scores wins.
 pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
-    if params.puct > 0.0 {
-        let scale = params.puct * parent_visits.sqrt();
-        let puct = |_, n: &Node| n.value() + scale * n.prior / (1 + n.visits) as f32;
-        return one_at_a_time(params, tree, parent, puct);
-    }
     let (log_n, c) = (parent_visits.ln(), params.exploration);
     if params.minimax > 0.0 {
         let w = params.minimax;
@@ -33,23 +26,44 @@ pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
             let m = if m.is_nan() { q } else { m };
             (1.0 - w) * q + w * m + c * (log_n / n.visits as f32).sqrt()
         };
-        one_at_a_time(params, tree, parent, mixed)
-    } else if params.solver {
-        let one = |_, n: &Node| uct(&Quad::of(std::slice::from_ref(n)), log_n, c)[0];
-        one_at_a_time(params, tree, parent, one)
+        one_at_a_time(tree, parent, mixed)
     } else {
-        let best = first_best(tree.child_nodes(parent), |q| uct(q, log_n, c));
-        tree.children(parent).start + best as u32
+        plain_uct(tree, parent, log_n, c)
+    }
+}
+
+/// The child of the best plain UCT score, four lanes at a time.
+#[cfg(not(codingame))]
+fn plain_uct(tree: &Tree, parent: u32, log_n: f32, c: f32) -> u32 {
+    let best = first_best(tree.child_nodes(parent), |q| uct(q, log_n, c));
+    tree.children(parent).start + best as u32
+}
+
+/// The child of the best plain UCT score, one at a time: the same child as the host's lanes.
+#[cfg(codingame)]
+fn plain_uct(tree: &Tree, parent: u32, log_n: f32, c: f32) -> u32 {
+    one_at_a_time(tree, parent, |_, n| uct_one(n, log_n, c))
+}
+
+/// One node's UCT score, `value + c * sqrt(log_n / n)`, infinite when unvisited.
+#[cfg(any(test, codingame))]
+fn uct_one(n: &Node, log_n: f32, c: f32) -> f32 {
+    if n.visits == 0 {
+        f32::INFINITY
+    } else {
+        n.value() + c * (log_n / n.visits as f32).sqrt()
     }
 }
 
 /// Four children's statistics side by side.
+#[cfg(not(codingame))]
 #[derive(Clone, Copy, Debug, PartialEq)]
 struct Quad {
     visits: [u32; 4],
     wins: [f32; 4],
 }
 
+#[cfg(not(codingame))]
 impl Quad {
     /// The statistics of up to four nodes. A lane with no node holds one visit worth minus
     /// infinity, which no score of a real node is below.
@@ -77,6 +91,7 @@ impl Quad {
 /// infinity), given `rate`, which scores four at once. Each lane keeps its best score and
 /// the first index that scored it; the answer is the first index among the lanes holding
 /// the highest of those.
+#[cfg(not(codingame))]
 #[inline(always)]
 fn first_best(nodes: &[Node], rate: impl Fn(&Quad) -> [f32; 4]) -> usize {
     let mut lanes = Lanes::new();
@@ -100,13 +115,13 @@ fn first_best(nodes: &[Node], rate: impl Fn(&Quad) -> [f32; 4]) -> usize {
 /// Each lane's best score so far and the first index that scored it, in SSE2 registers where
 /// the target has them: a compare and two blends a quad, where a lane at a time the compiler
 /// moves the comparison's mask out to scalar registers and back.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 struct Lanes {
     best: std::arch::x86_64::__m128,
     at: std::arch::x86_64::__m128i,
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 impl Lanes {
     #[inline(always)]
     fn new() -> Lanes {
@@ -156,13 +171,13 @@ impl Lanes {
 }
 
 /// [`Lanes`] one lane at a time, where there is no SSE2.
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(all(not(target_arch = "x86_64"), not(codingame)))]
 struct Lanes {
     best: [f32; 4],
     at: [u32; 4],
 }
 
-#[cfg(not(target_arch = "x86_64"))]
+#[cfg(all(not(target_arch = "x86_64"), not(codingame)))]
 impl Lanes {
     fn new() -> Lanes {
         Lanes {
@@ -185,24 +200,12 @@ impl Lanes {
     }
 }
 
-/// The child of `parent` of the best `rate` (of its index and node), one node at a time
-/// (PUCT, implicit minimax, or the solver on: a proven win at once, never a proven loss).
-fn one_at_a_time(
-    params: &Params,
-    tree: &Tree,
-    parent: u32,
-    rate: impl Fn(u32, &Node) -> f32,
-) -> u32 {
+/// The child of `parent` of the best `rate` (of its index and node), one node at a time (for
+/// implicit minimax, which reads each child's index).
+fn one_at_a_time(tree: &Tree, parent: u32, rate: impl Fn(u32, &Node) -> f32) -> u32 {
     let mut best = (f32::NEG_INFINITY, tree.children(parent).start);
     for i in tree.children(parent) {
         let n = tree.get(i);
-        if params.solver {
-            match n.known {
-                Known::Win => return i,
-                Known::Loss => continue,
-                _ => {}
-            }
-        }
         let s = rate(i, n);
         if s == f32::INFINITY {
             return i;
@@ -216,6 +219,7 @@ fn one_at_a_time(
 
 /// UCT scores, `wins / n + c * sqrt(log_n / n)`, infinite for an unvisited child: in one
 /// SSE2 register where the target has it (every x86-64 does).
+#[cfg(not(codingame))]
 #[inline(always)]
 fn uct(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
     #[cfg(target_arch = "x86_64")]
@@ -229,6 +233,7 @@ fn uct(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
 }
 
 /// UCT scores one lane at a time: what [`uct`] computes, as `Node::value` and the bonus.
+#[cfg(not(codingame))]
 #[cfg_attr(target_arch = "x86_64", allow(dead_code))]
 fn uct_plain(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
     let mut out = [0.0; 4];
@@ -244,7 +249,7 @@ fn uct_plain(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
 }
 
 /// [`uct_plain`] in the four lanes of an SSE2 register.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 #[inline(always)]
 fn uct_sse2(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
     use std::arch::x86_64::*;
@@ -302,20 +307,12 @@ mod tests {
                 prior: rng.below(4) as f32 * 0.25,
                 first_child: 0,
                 children: 0,
-                known: Known::Open,
+                known: super::super::tree::Known::Open,
             })
             .collect()
     }
 
     /// UCT of one node, as `Node::value` and the bonus.
-    fn uct_one(n: &Node, log_n: f32, c: f32) -> f32 {
-        if n.visits == 0 {
-            f32::INFINITY
-        } else {
-            n.value() + c * (log_n / n.visits as f32).sqrt()
-        }
-    }
-
     #[test]
     fn four_lanes_score_as_one_node_at_a_time() {
         let mut rng = FastRng::new(5);
@@ -364,7 +361,7 @@ mod tests {
     }
 
     #[test]
-    fn select_walks_to_the_plain_loops_child_by_uct_puct_and_the_solver() {
+    fn select_walks_to_the_plain_loops_child_by_uct_with_and_without_minimax() {
         let mut rng = FastRng::new(9);
         for round in 0..500 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
@@ -373,44 +370,27 @@ mod tests {
             tree.get_mut(ROOT).visits = 1 + rng.below(5000);
             for (i, n) in tree.children(ROOT).zip(&nodes) {
                 *tree.get_mut(i) = *n;
-                if rng.below(8) == 0 {
-                    tree.get_mut(i).known = [Known::Win, Known::Loss][rng.below(2) as usize];
-                }
             }
             let n = tree.get(ROOT).visits as f32;
             let first = tree.children(ROOT).start;
-            let plain = |params: &Params, score: &dyn Fn(&Node) -> f32| {
-                let mut best = (f32::NEG_INFINITY, first);
-                for i in tree.children(ROOT) {
-                    let node = tree.get(i);
-                    match node.known {
-                        Known::Win if params.solver => return i,
-                        Known::Loss if params.solver => continue,
-                        _ => {}
-                    }
-                    let s = score(node);
-                    if s == f32::INFINITY {
-                        return i;
-                    }
-                    if s > best.0 {
-                        best = (s, i);
-                    }
+            let mut best = (f32::NEG_INFINITY, first);
+            for i in tree.children(ROOT) {
+                let s = uct_one(tree.get(i), n.ln(), Params::default().exploration);
+                if s == f32::INFINITY {
+                    best = (s, i);
+                    break;
                 }
-                best.1
-            };
-            let c = Params::default().exploration;
-            let uct = |node: &Node| uct_one(node, n.ln(), c);
-            let puct =
-                |node: &Node| node.value() + 0.8 * n.sqrt() * node.prior / (1 + node.visits) as f32;
-            for (solver, with_puct) in [(false, false), (true, false), (false, true)] {
+                if s > best.0 {
+                    best = (s, i);
+                }
+            }
+            // With no minimax value below any child, the mixed score is UCT's.
+            for minimax in [0.0, 0.3] {
                 let params = Params {
-                    solver,
-                    puct: if with_puct { 0.8 } else { 0.0 },
+                    minimax,
                     ..Params::default()
                 };
-                let score: &dyn Fn(&Node) -> f32 = if with_puct { &puct } else { &uct };
-                let expected = plain(&params, score);
-                assert_eq!(select(&params, &tree, ROOT), expected, "{params:?}");
+                assert_eq!(select(&params, &tree, ROOT), best.1, "{params:?}");
             }
         }
     }

@@ -18,21 +18,19 @@ pub struct Node {
     pub first_child: u32,
     /// Number of children; 0 for a leaf.
     pub children: u8,
-    /// Known result after `mv`: [`Known::Open`] while the game goes on unproven.
+    /// Known result after `mv`: [`Known::Open`] while the game goes on.
     pub known: Known,
 }
 
-/// What is known of a node's position: a result reached, or proven by the MCTS-solver.
+/// What is known of a node's position: whether the game ended there, and how.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Known {
     /// Not yet looked at.
     Unknown,
-    /// The game goes on and nothing is proven.
+    /// The game goes on.
     Open,
-    /// The player who made the move wins: it connected, or every reply loses.
+    /// The player who made the move wins: it connected.
     Win,
-    /// The player who made the move loses: the opponent has a winning reply.
-    Loss,
     /// The game is drawn.
     Draw,
 }
@@ -158,6 +156,7 @@ impl Tree {
     }
 
     /// Whether only the root is there.
+    #[cfg(not(codingame))]
     pub fn is_empty(&self) -> bool {
         self.nodes.len() <= 1
     }
@@ -233,14 +232,10 @@ impl Tree {
         out
     }
 
-    /// The root's child with the most visits (ties to the better value); a proven win (MCTS
-    /// solver) comes first and a proven loss last.
+    /// The root's child with the most visits (ties to the better value); a winning move
+    /// comes first.
     pub fn best_root_child(&self) -> Option<&Node> {
-        let rank = |n: &Node| match n.known {
-            Known::Win => 2,
-            Known::Loss => 0,
-            _ => 1,
-        };
+        let rank = |n: &Node| n.known == Known::Win;
         self.children(ROOT).map(|c| self.get(c)).max_by(|a, b| {
             (rank(a), a.visits, a.value())
                 .partial_cmp(&(rank(b), b.visits, b.value()))

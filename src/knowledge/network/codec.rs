@@ -16,13 +16,21 @@
 //! Anything out of place (another format, a count that is not this engine's, a scale below
 //! 1, an integer outside its range, a text too short or too long) is refused by name.
 
-use super::local::LOCAL;
-use super::{Network, PolicyHead, MAX_HIDDEN, POLICY_HOLES};
+#[cfg(not(codingame))]
+use super::{local::LOCAL, POLICY_HOLES};
+use super::{Network, MAX_HIDDEN};
 use crate::knowledge::encoding::{DecodeError, Reader};
 use crate::knowledge::inputs::INPUTS;
 
 /// The format this engine reads.
 pub const FORMAT: i32 = 2;
+
+/// The policy head's holes a network may have besides none: the bundle, which ships no
+/// policy head, refuses one.
+#[cfg(not(codingame))]
+const HEAD_HOLES: i32 = POLICY_HOLES as i32;
+#[cfg(codingame)]
+const HEAD_HOLES: i32 = 0;
 
 /// A bias too wide for one 15-bit integer, as two that each fit: the low half in
 /// `-0x2000..0x2000`, the high half the rest shifted down by 14 (28 bits in all).
@@ -42,7 +50,7 @@ pub fn join_bias(halves: [i32; 2]) -> i32 {
 pub const BIAS_LIMIT: i32 = (1 << 27) - 1;
 
 /// `n` biases read as halves; a low half out of its range is refused.
-fn biases(r: &mut Reader, n: usize) -> Result<Vec<i32>, DecodeError> {
+pub(super) fn biases(r: &mut Reader, n: usize) -> Result<Vec<i32>, DecodeError> {
     let ints = r.ints(2 * n)?;
     let mut out = Vec::with_capacity(n);
     for (k, pair) in ints.chunks(2).enumerate() {
@@ -58,7 +66,7 @@ fn biases(r: &mut Reader, n: usize) -> Result<Vec<i32>, DecodeError> {
 }
 
 /// Integers read one a character into rows of `width` of `N` entries each.
-fn rows<const N: usize>(ints: &[i32], width: usize) -> Vec<[i16; N]> {
+pub(super) fn rows<const N: usize>(ints: &[i32], width: usize) -> Vec<[i16; N]> {
     ints.chunks(width)
         .map(|chunk| {
             let mut row = [0i16; N];
@@ -82,12 +90,12 @@ impl Network {
             (2, 15),
             (1, 16383),
             (1, 16383),
-            (0, POLICY_HOLES as i32),
+            (0, HEAD_HOLES),
             (2, 15),
             (1, 16383),
         ];
         for (at, (&int, &(lo, hi))) in head.iter().zip(&allowed).enumerate() {
-            if int < lo || int > hi || (at == 6 && int != 0 && int != POLICY_HOLES as i32) {
+            if int < lo || int > hi || (at == 6 && int != 0 && int != HEAD_HOLES) {
                 return Err(DecodeError::Range { at, int });
             }
         }
@@ -97,27 +105,8 @@ impl Network {
         let out_ints = r.ints(2 * h)?;
         let out_rows = rows::<MAX_HIDDEN>(&out_ints, h);
         let out_bias = biases(&mut r, 1)?[0];
-        let policy = match head[6] {
-            0 => None,
-            _ => {
-                let ints = r.stream(head[7] as u32, POLICY_HOLES * 2 * h)?;
-                let mut spread = Vec::with_capacity(ints.len());
-                for hole in ints.chunks(2 * h) {
-                    let (mine, theirs) = hole.split_at(h);
-                    spread.extend_from_slice(mine);
-                    spread.resize(spread.len() + MAX_HIDDEN - h, 0);
-                    spread.extend_from_slice(theirs);
-                    spread.resize(spread.len() + MAX_HIDDEN - h, 0);
-                }
-                Some(PolicyHead {
-                    bits: head[7] as u32,
-                    qp: head[8],
-                    rows: rows(&spread, 2 * MAX_HIDDEN),
-                    bias: biases(&mut r, POLICY_HOLES)?,
-                    local: biases(&mut r, LOCAL)?,
-                })
-            }
-        };
+        #[cfg(not(codingame))]
+        let policy = super::policy::decode_head(&mut r, &head, h)?;
         r.finish()?;
         Ok(Network {
             hidden: h,
@@ -128,6 +117,7 @@ impl Network {
             bias,
             out: [out_rows[0], out_rows[1]],
             out_bias,
+            #[cfg(not(codingame))]
             policy,
             kernel: super::Kernel::detected(),
         })

@@ -19,7 +19,9 @@
 //! game equals one summed afresh, and the trainer's arithmetic equals this.
 
 pub mod codec;
+#[cfg(not(codingame))]
 pub mod local;
+#[cfg(not(codingame))]
 mod policy;
 pub mod simd;
 
@@ -29,8 +31,7 @@ pub use codec::{log_loss, Layout};
 #[cfg(not(codingame))]
 pub use codec::{split_bias, BIAS_LIMIT};
 #[cfg(not(codingame))]
-pub use policy::hole_cell;
-pub use policy::{hole_of, hole_of_move, PolicyUnits, POLICY_HOLES};
+pub use policy::{hole_cell, hole_of, hole_of_move, PolicyHead, PolicyUnits, POLICY_HOLES};
 pub use simd::Kernel;
 
 use super::encoding::DecodeError;
@@ -62,27 +63,11 @@ pub struct Network {
     pub out: [[i16; MAX_HIDDEN]; 2],
     /// The value's output bias, scaled by `qa · qb`.
     pub out_bias: i32,
-    /// The policy head, if the network has one.
+    /// The policy head, if the network has one (host-only: the bundle decodes none).
+    #[cfg(not(codingame))]
     pub policy: Option<PolicyHead>,
     /// The loops that run the arithmetic (the same integers with any).
     pub kernel: Kernel,
-}
-
-/// The policy head: for each of the mover's [`POLICY_HOLES`] holes (as the mover sees the board),
-/// weights over the mover's units then the opponent's, and a bias.
-#[derive(Clone, Debug, PartialEq)]
-pub struct PolicyHead {
-    /// The bits each weight ships in.
-    pub bits: u32,
-    /// The scale of the weights.
-    pub qp: i32,
-    /// Hole `k`'s weights: the mover's units in `0..hidden`, the opponent's from
-    /// [`MAX_HIDDEN`].
-    pub rows: Vec<[i16; 2 * MAX_HIDDEN]>,
-    /// Hole `k`'s bias, scaled by `qa · qp`.
-    pub bias: Vec<i32>,
-    /// The local term's weights ([`local`]), scaled by `qa · qp`.
-    pub local: Vec<i32>,
 }
 
 /// Both players' hidden units for one position, indexed by player.
@@ -98,16 +83,17 @@ impl Network {
         Network::decode(net_weights::NETWORK)
     }
 
-    /// [`Network::shipped`], or after a loud line on stderr none: the search then mixes the
-    /// distance value where the network was asked for, and plays weaker.
+    /// [`Network::shipped`], or after a loud line on stderr none: the search then values its
+    /// leaves without it (by the distance value on the host, by the playouts alone in the
+    /// bundle), and plays weaker.
     pub fn shipped_or_none() -> Option<Network> {
         match Network::shipped() {
             Ok(net) => Some(net),
             Err(e) => {
                 eprintln!(
                     "twixt-bot: WARNING: the shipped value network does not decode ({}): \
-                     value_net falls back to the distance value; re-export it with \
-                     twixt-train export-net",
+                     the search plays weaker without it; re-export it with twixt-train \
+                     export-net",
                     e
                 );
                 None

@@ -2,15 +2,62 @@
 //! value. The mover sees the board as its inputs do (player 1's transposed), so its holes are
 //! always the same [`POLICY_HOLES`] cells of that view.
 
-use super::{local, Accumulator, Network, PolicyHead, MAX_HIDDEN};
+use super::codec::{biases, rows};
+use super::{local, Accumulator, Network, MAX_HIDDEN};
 use crate::board::Board;
 use crate::bridge::Bridge;
 use crate::cell::{Cell, Player, CELLS};
+use crate::knowledge::encoding::{DecodeError, Reader};
 use crate::knowledge::inputs::view;
 use crate::position::{Move, Position};
 
 /// The holes a mover may play, as it sees the board.
 pub const POLICY_HOLES: usize = 120;
+
+/// The policy head: for each of the mover's [`POLICY_HOLES`] holes (as the mover sees the board),
+/// weights over the mover's units then the opponent's, and a bias.
+#[derive(Clone, Debug, PartialEq)]
+pub struct PolicyHead {
+    /// The bits each weight ships in.
+    pub bits: u32,
+    /// The scale of the weights.
+    pub qp: i32,
+    /// Hole `k`'s weights: the mover's units in `0..hidden`, the opponent's from
+    /// [`MAX_HIDDEN`].
+    pub rows: Vec<[i16; 2 * MAX_HIDDEN]>,
+    /// Hole `k`'s bias, scaled by `qa · qp`.
+    pub bias: Vec<i32>,
+    /// The local term's weights ([`local`]), scaled by `qa · qp`.
+    pub local: Vec<i32>,
+}
+
+/// The policy head of a network's text, after its value's weights, as the header `head` says
+/// (none when it names 0 holes); `h` hidden units a view.
+pub(super) fn decode_head(
+    r: &mut Reader,
+    head: &[i32],
+    h: usize,
+) -> Result<Option<PolicyHead>, DecodeError> {
+    if head[6] == 0 {
+        return Ok(None);
+    }
+    let ints = r.stream(head[7] as u32, POLICY_HOLES * 2 * h)?;
+    let mut spread = Vec::with_capacity(ints.len());
+    for hole in ints.chunks(2 * h) {
+        let (mine, theirs) = hole.split_at(h);
+        spread.extend_from_slice(mine);
+        spread.resize(spread.len() + MAX_HIDDEN - h, 0);
+        spread.extend_from_slice(theirs);
+        spread.resize(spread.len() + MAX_HIDDEN - h, 0);
+    }
+    Ok(Some(PolicyHead {
+        bits: head[7] as u32,
+        qp: head[8],
+        rows: rows(&spread, 2 * MAX_HIDDEN),
+        bias: biases(r, POLICY_HOLES)?,
+        local: biases(r, local::LOCAL)?,
+    }))
+}
 
 /// Each viewed cell's hole number, 255 where the mover may not play.
 static HOLE_OF: [u8; CELLS] = HOLE_TABLE;

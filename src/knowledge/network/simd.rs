@@ -1,6 +1,7 @@
-//! The network's integer loops: in AVX2 where the processor has it, asked at run time
-//! (CodinGame compiles without target flags, so the baseline x86-64 code has no AVX2), and in
-//! plain Rust everywhere else. Both give the same integers: the sums wrap at `i32`'s range,
+//! The network's integer loops: on the host in AVX2 where the processor has it, asked at run
+//! time (the baseline x86-64 code has no AVX2), and in plain Rust everywhere else, and in the
+//! bundle, where the AVX2 loops did not show in the iterations a turn (docs/NETWORK.md,
+//! "Speed with the network") and their room went to knowledge. Both give the same integers: the sums wrap at `i32`'s range,
 //! which makes them independent of the order of their additions (and exact where the network's
 //! scales keep them in range), so a search is the same search with either (the tests compare
 //! both with sums in `i64`, and with each other along random games).
@@ -20,6 +21,7 @@ enum Loops {
     /// Plain Rust, which the compiler vectorises for the baseline target only.
     Scalar,
     /// 256-bit integer vectors (x86-64 processors since 2013, and CodinGame's).
+    #[cfg(all(target_arch = "x86_64", not(codingame)))]
     Avx2,
 }
 
@@ -29,7 +31,7 @@ impl Kernel {
 
     /// The fastest kernel this processor runs.
     pub fn detected() -> Kernel {
-        #[cfg(target_arch = "x86_64")]
+        #[cfg(all(target_arch = "x86_64", not(codingame)))]
         {
             if std::is_x86_feature_detected!("avx2") {
                 return Kernel(Loops::Avx2);
@@ -54,6 +56,7 @@ impl Kernel {
     pub fn name(self) -> &'static str {
         match self.0 {
             Loops::Scalar => "scalar",
+            #[cfg(all(target_arch = "x86_64", not(codingame)))]
             Loops::Avx2 => "avx2",
         }
     }
@@ -63,7 +66,7 @@ impl Kernel {
     pub fn add_rows(self, units: &mut [i32; MAX_HIDDEN], added: &[&[i16; MAX_HIDDEN]], h: usize) {
         match self.0 {
             // SAFETY: only `detected` makes `Avx2`, where the processor runs AVX2.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(codingame)))]
             Loops::Avx2 => unsafe { avx2_add_rows(units, added, h) },
             _ => {
                 for row in added {
@@ -80,7 +83,7 @@ impl Kernel {
     pub fn clip(self, units: &[i32; MAX_HIDDEN], qa: i32, h: usize, out: &mut [i16; MAX_HIDDEN]) {
         match self.0 {
             // SAFETY: as in `add_rows`.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(codingame)))]
             Loops::Avx2 => unsafe { avx2_clip(units, qa, h, out) },
             _ => {
                 for (o, &v) in out[..h].iter_mut().zip(&units[..h]) {
@@ -96,7 +99,7 @@ impl Kernel {
         let b: &[i16] = &b[..MAX_HIDDEN];
         match self.0 {
             // SAFETY: as in `add_rows`; `b` has MAX_HIDDEN entries, as `a` has.
-            #[cfg(target_arch = "x86_64")]
+            #[cfg(all(target_arch = "x86_64", not(codingame)))]
             Loops::Avx2 => unsafe { avx2_dot(a, b, h) },
             _ => a[..h].iter().zip(&b[..h]).fold(0, |sum, (&x, &w)| {
                 sum.wrapping_add(i32::from(x) * i32::from(w))
@@ -107,11 +110,11 @@ impl Kernel {
 
 // The AVX2 loops. Each needs AVX2, and reads and writes whole vectors within the
 // `MAX_HIDDEN` entries of its arrays (`vectors` never counts past them).
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 use std::arch::x86_64::*;
 
 /// Whole vectors of `lanes` covering `h` units, never past `MAX_HIDDEN`.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 #[inline(always)]
 fn vectors(h: usize, lanes: usize) -> usize {
     ((h + lanes - 1) / lanes).min(MAX_HIDDEN / lanes)
@@ -119,7 +122,7 @@ fn vectors(h: usize, lanes: usize) -> usize {
 
 // Slices give the vectors' addresses (`&units[8 * v..]`): the bundler would rename a raw
 // pointer's `add`, which an item of the engine shares.
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2_add_rows(units: &mut [i32; MAX_HIDDEN], added: &[&[i16; MAX_HIDDEN]], h: usize) {
     for v in 0..vectors(h, 8) {
@@ -133,7 +136,7 @@ unsafe fn avx2_add_rows(units: &mut [i32; MAX_HIDDEN], added: &[&[i16; MAX_HIDDE
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2_clip(units: &[i32; MAX_HIDDEN], qa: i32, h: usize, out: &mut [i16; MAX_HIDDEN]) {
     let (zero, top) = (_mm256_setzero_si256(), _mm256_set1_epi32(qa));
@@ -148,7 +151,7 @@ unsafe fn avx2_clip(units: &[i32; MAX_HIDDEN], qa: i32, h: usize, out: &mut [i16
     }
 }
 
-#[cfg(target_arch = "x86_64")]
+#[cfg(all(target_arch = "x86_64", not(codingame)))]
 #[target_feature(enable = "avx2")]
 unsafe fn avx2_dot(a: &[i16; MAX_HIDDEN], b: &[i16], h: usize) -> i32 {
     let mut sum = _mm256_setzero_si256();
