@@ -67,8 +67,11 @@ pub fn summary(path: &Path, file: &DataFile) -> String {
     out
 }
 
-/// Reads `path` and prints its summary.
+/// Reads `path` and prints its summary (and, for a packed file, that it is one).
 pub fn run(path: &Path) -> anyhow::Result<()> {
     print!("{}", summary(path, &data::read(path)?));
+    if data::packed::is_packed_file(path)? {
+        println!("packed (`twixt-train unpack` gives the data file back)");
+    }
     Ok(())
 }

@@ -6,6 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
+use twixt_train::data::packed;
 use twixt_train::export;
 use twixt_train::fit_command::{self, FitOptions};
 use twixt_train::info;
@@ -68,6 +69,24 @@ enum Command {
     /// Score a value model on data's held-out games with its input rows rounded to fewer
     /// bits by each packing measured, beside the characters each takes.
     Codec(twixt_train::net::codec::CodecOptions),
+    /// Pack a data file for committing: its games in columns, compressed by zstd; every
+    /// command reads the packed file as the data file, and `unpack` gives its bytes back.
+    Pack {
+        /// The data file.
+        input: PathBuf,
+        /// The packed file to write (a new file).
+        output: PathBuf,
+        /// Also print what each stream (column) takes, uncompressed and compressed.
+        #[arg(long)]
+        streams: bool,
+    },
+    /// Write the data file a packed file holds, byte for byte.
+    Unpack {
+        /// The packed file.
+        input: PathBuf,
+        /// The data file to write (a new file).
+        output: PathBuf,
+    },
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -79,6 +98,14 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
+        Command::Pack {
+            input,
+            output,
+            streams,
+        } => packed::pack_file(&input, &output, streams).map(|s| print!("{s}")),
+        Command::Unpack { input, output } => {
+            packed::unpack_file(&input, &output).map(|s| print!("{s}"))
+        }
         Command::Fit(options) => fit_command::run(&options),
         Command::Value(options) => value::run(&options),
         Command::Net(options) => net::run(&options),

@@ -242,6 +242,13 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
     if !options.resume || !path.exists() {
         return Ok((data::create(path, header)?, HashSet::new()));
     }
+    if data::packed::is_packed_file(path)? {
+        bail!(
+            "{}: a packed file; --resume adds to a data file (`twixt-train unpack` it, resume \
+             the copy, and pack that again)",
+            path.display()
+        );
+    }
     let existing = data::read(path)?;
     if existing.version != data::VERSION {
         bail!(

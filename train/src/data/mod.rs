@@ -34,6 +34,9 @@
 //! the reader replays every game: a move or recorded root move that is not legal there (a peg
 //! on a filled hole or the opponent's border, SWAP out of turn, a move after the end), a value
 //! outside [0, 1], a game that stops before its end, or a winner the moves contradict.
+//!
+//! A packed file ([`packed`], for committing) holds a data file in columns compressed by
+//! zstd; [`read`] and [`parse`] take either, and `twixt-train unpack` gives the bytes back.
 
 use anyhow::{anyhow, bail, ensure, Context, Result};
 use std::fs::{File, OpenOptions};
@@ -43,6 +46,7 @@ use twixt::position::Outcome;
 use twixt::{Cell, Move, Player, Position};
 
 mod cursor;
+pub mod packed;
 mod search;
 
 use cursor::Cursor;
@@ -298,17 +302,22 @@ pub fn create(path: &Path, header: Header) -> Result<File> {
 
 /// Appends one game to an open data file, in one write.
 pub fn append(f: &mut File, game: &Game) -> std::io::Result<()> {
-    let payload = encode(game);
-    let mut record = Vec::with_capacity(payload.len() + 8);
-    record.extend_from_slice(&(payload.len() as u32).to_le_bytes());
-    record.extend_from_slice(&payload);
-    record.extend_from_slice(&crc32fast::hash(&payload).to_le_bytes());
-    f.write_all(&record)?;
+    f.write_all(&record(&encode(game)))?;
     f.flush()
 }
 
-/// Reads a whole data file. A record that runs past the end is a torn tail (reported, not
-/// read); a record whose checksum or contents are wrong is an error naming its offset.
+/// A game's record: its payload's length, the payload, its checksum.
+pub(crate) fn record(payload: &[u8]) -> Vec<u8> {
+    let mut record = Vec::with_capacity(payload.len() + 8);
+    record.extend_from_slice(&(payload.len() as u32).to_le_bytes());
+    record.extend_from_slice(payload);
+    record.extend_from_slice(&crc32fast::hash(payload).to_le_bytes());
+    record
+}
+
+/// Reads a whole data file, or a packed one ([`packed`]). A record that runs past the end is
+/// a torn tail (reported, not read); a record whose checksum or contents are wrong is an error
+/// naming its offset.
 pub fn read(path: &Path) -> Result<DataFile> {
     let mut bytes = Vec::new();
     File::open(path)
@@ -347,8 +356,16 @@ pub fn read_complete(paths: &[std::path::PathBuf]) -> Result<Vec<Game>> {
     Ok(out)
 }
 
-/// Parses the bytes of a data file (see [`read`]).
+/// Parses the bytes of a data file or of a packed one (see [`read`]).
 pub fn parse(bytes: &[u8]) -> Result<DataFile> {
+    if packed::is_packed(bytes) {
+        return packed::parse(bytes);
+    }
+    parse_raw(bytes)
+}
+
+/// Parses the bytes of a data file that is not packed.
+fn parse_raw(bytes: &[u8]) -> Result<DataFile> {
     let (header, version) = Header::from_bytes(bytes)?;
     let mut games = Vec::new();
     let mut at = HEADER_LEN;

@@ -28,6 +28,16 @@ const SWAP_BIT: usize = 144;
 /// A root move's value is kept in 8 bits: `round(value · VALUE_SCALE)`.
 const VALUE_SCALE: f32 = 255.0;
 
+/// A value in [0, 1] as a file keeps it (NaN as 0).
+pub(crate) fn value_byte(v: f32) -> u8 {
+    (v.clamp(0.0, 1.0) * VALUE_SCALE).round() as u8
+}
+
+/// The value a file's byte stands for.
+pub(crate) fn byte_value(b: u8) -> f32 {
+    f32::from(b) / VALUE_SCALE
+}
+
 /// What the search said of one position.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Search {
@@ -83,7 +93,7 @@ impl Search {
             out.push(move_byte(mv));
             put_varint(out, n);
             let v = self.values[k].expect("a visited root move has its value");
-            out.push((v.clamp(0.0, 1.0) * VALUE_SCALE).round() as u8);
+            out.push(value_byte(v));
         }
     }
 
@@ -147,7 +157,7 @@ impl Search {
                 "offset {at}: ply {ply}: {mv} is listed with no visit"
             );
             visits[k].1 = n;
-            values[k] = Some(f32::from(c.byte()?) / VALUE_SCALE);
+            values[k] = Some(byte_value(c.byte()?));
             next = k + 1;
         }
         Ok(Search {
