@@ -65,10 +65,10 @@ fn rand_rlib() -> PathBuf {
 /// 66,659 UTF-16 units by issue 49 (the history is in docs/BUNDLE.md); issue 50 took out what
 /// does not play on CodinGame (the MCTS-solver and PUCT, gone; the AVX2 loops, the policy head,
 /// the hand-set prior, the distance value and plain UCT's four lanes, host-only) and gave std's
-/// most spelt types short aliases, to 54,735, leaving room for knowledge: the issue's bound is
-/// 56,000. A change that needs more says why here; what is left of CodinGame's 100,000 is for
-/// weights.
-const CODE_LIMIT: usize = 55_000;
+/// most spelt types short aliases, to 54,735, leaving room for knowledge, and the book's lookup
+/// took it to 55,791: the issue's bound is 56,000. A change that needs more says why here; what
+/// is left of CodinGame's 100,000 is for weights and the book's entries.
+const CODE_LIMIT: usize = 56_000;
 
 #[test]
 fn the_bot_bundle_compiles_as_one_file_and_fits() {

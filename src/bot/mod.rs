@@ -3,6 +3,8 @@
 #[cfg(not(codingame))]
 pub mod analyze;
 pub mod args;
+pub mod book;
+mod book_moves;
 pub mod opening;
 pub mod options;
 pub mod reserve;
@@ -96,6 +98,8 @@ pub struct Bot {
     first_pick: u64,
     /// The stalls of the last turns, which the next expects.
     reserve: Reserve,
+    /// The book's entries ([`book`]): the shipped ones.
+    book: &'static str,
 }
 
 impl Bot {
@@ -110,6 +114,7 @@ impl Bot {
             last_peg: None,
             first_pick: first_pick(seed),
             reserve: Reserve::default(),
+            book: book_moves::BOOK,
         }
     }
 
@@ -165,7 +170,10 @@ impl Bot {
         let me = *self.side.get_or_insert_with(|| input.infer_side());
         let (pos, _) = position_of(input, me, log);
         if let Some((mv, why)) = table_move(&pos, input.last, self.opts.no_swap, self.first_pick) {
-            return self.play_from_table(&pos, mv, why, limits, log);
+            return self.play_from_table(&pos, mv, why, "opening table", limits, log);
+        }
+        if let Some(mv) = book::lookup_in(self.book, &pos).filter(|_| !self.opts.no_book) {
+            return self.play_from_table(&pos, mv, "book", "book", limits, log);
         }
         let swap_turn = pos.swap_allowed();
         let last_opp = match input.last {
@@ -209,14 +217,15 @@ impl Bot {
         }
     }
 
-    /// Plays `mv`, decided by the opening table (our first peg, or SWAP), after searching
-    /// the position it leads to (the opponent to move) until the turn's deadline, so that the
-    /// next turn starts from that tree.
+    /// Plays `mv`, decided by the opening table (our first peg, or SWAP) or the book
+    /// (`source`), after searching the position it leads to (the opponent to move) until the
+    /// turn's deadline, so that the next turn starts from that tree.
     fn play_from_table<E: Write>(
         &mut self,
         pos: &Position,
         mv: Move,
         message: &str,
+        source: &str,
         limits: &Limits,
         log: &mut E,
     ) -> (Answer, String) {
@@ -227,7 +236,7 @@ impl Bot {
             mv,
             message: message.to_string(),
         };
-        (answer, format!("{} (opening table)", mv))
+        (answer, format!("{} ({})", mv, source))
     }
 
     /// Searches `pos` (the opponent to move) until this turn's deadline, keeping the tree.
@@ -442,6 +451,39 @@ mod tests {
         assert_eq!(code, 0);
         assert!(out.starts_with(&format!("{first} ")), "{out}");
         assert!(reused_on_turn(&log, 2) > 0, "{log}");
+    }
+
+    #[test]
+    fn plays_the_book_s_move_where_it_knows_the_position_and_searches_with_no_book() {
+        let first = opening::first_peg(first_pick(1));
+        let seen = Position::after(&format!("{first} C3")).unwrap();
+        let (key, frame) = book::position_key(&seen).unwrap();
+        // D4 in the game's frame is the same mirror of the key's move.
+        let d4: crate::cell::Cell = "D4".parse().unwrap();
+        let (x, y) = (d4.x(), d4.y());
+        let flip = |v: i32, f: bool| if f { 11 - v } else { v };
+        let in_key = crate::cell::Cell::new(flip(x, frame & 1 == 1), flip(y, frame & 2 == 2));
+        let entry: &'static str = Box::leak(format!("{key}={}", in_key.unwrap()).into_boxed_str());
+        let input = format!("FIRST\n0\n0\n0\n0\nC3\n1\n{first}\n0\n1\nC3\n0\n");
+        for no_book in [false, true] {
+            let opts = Options {
+                playouts: Some(300),
+                seed: Some(1),
+                no_book,
+                ..Options::default()
+            };
+            let mut bot = Bot::new(opts);
+            bot.book = entry;
+            let (mut out, mut log) = (Vec::new(), Vec::new());
+            assert_eq!(bot.run(input.as_bytes(), &mut out, &mut log), 0);
+            let (out, log) = (
+                String::from_utf8(out).unwrap(),
+                String::from_utf8(log).unwrap(),
+            );
+            let second = out.lines().nth(1).unwrap_or_default();
+            assert_eq!(second.starts_with("D4 "), !no_book, "{out}\n{log}");
+            assert_eq!(log.contains("D4 (book)"), !no_book, "{log}");
+        }
     }
 
     #[test]

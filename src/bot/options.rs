@@ -24,6 +24,9 @@ pub struct Options {
     /// reply (for measuring first pegs and replies by self-play); our own first peg on the
     /// empty board is still the table's.
     pub no_swap: bool,
+    /// Search the positions the book knows instead of playing its moves (for measuring the
+    /// book).
+    pub no_book: bool,
     /// Search parameters (`--set NAME=VALUE`).
     pub params: Params,
 }
@@ -37,6 +40,7 @@ impl Default for Options {
             seed: None,
             quiet: false,
             no_swap: false,
+            no_book: false,
             params: Params::default(),
         }
     }
@@ -106,6 +110,7 @@ options:
   --no-swap           answer a first peg by the search: no SWAP, no reply from the
                       opening table (to measure openings by self-play; our own first
                       peg on the empty board is still the table's)
+  --no-book           search the positions the book knows (to measure the book)
   --set NAME=VALUE    set a search parameter (repeatable; for tuning matches), one of:
 {params}
   -h, --help          this text
@@ -162,6 +167,7 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "-h" | "--help" => return Ok(Command::Help),
             "--quiet" | "-q" => opts.quiet = true,
             "--no-swap" => opts.no_swap = true,
+            "--no-book" => opts.no_book = true,
             "--think-ms" => opts.think_ms = number(&arg, args.next())?,
             "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
             "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
@@ -203,10 +209,11 @@ mod tests {
             seed: Some(7),
             quiet: true,
             no_swap: true,
+            no_book: true,
             params: Params::default(),
         };
         assert_eq!(
-            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet --no-swap"),
+            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet --no-swap --no-book"),
             Ok(Command::Play(want))
         );
         assert_eq!(parse(""), Ok(Command::Play(Options::default())));
