@@ -72,17 +72,21 @@ pub fn position_key(pos: &Position) -> Option<(String, u8)> {
     (0..4).map(|f| (spelt(pos, f), f)).min()
 }
 
-/// The book's move for `pos` in `book` (entries as `book_moves::BOOK` holds them), brought back to
-/// the position's frame; `None` when the book does not know the position or its move is not
-/// legal there.
+/// The book's move for `pos` in `book` (entries as `book_moves::BOOK` holds them, a peg or
+/// `SWAP`), brought back to the position's frame; `None` when the book does not know the
+/// position or its move is not legal there.
 pub fn lookup_in(book: &str, pos: &Position) -> Option<Move> {
     let (key, frame) = position_key(pos)?;
     let entry = book
         .split(' ')
         .find_map(|e| e.strip_prefix(key.as_str())?.strip_prefix('='))?;
-    let c: Cell = entry.parse().ok()?;
-    let c = mirrored(c, frame);
-    pos.legal_holes().has(c).then_some(Move::Peg(c))
+    match entry.parse().ok()? {
+        Move::Peg(c) => {
+            let c = mirrored(c, frame);
+            pos.legal_holes().has(c).then_some(Move::Peg(c))
+        }
+        Move::Swap => pos.swap_allowed().then_some(Move::Swap),
+    }
 }
 
 #[cfg(test)]
@@ -151,6 +155,14 @@ mod tests {
         let taken = mirrored("F6".parse().unwrap(), frame);
         assert_eq!(lookup_in(&format!("{key}={taken}"), &pos), None);
         assert_eq!(lookup_in(&format!("{key}=Z9"), &pos), None);
+        assert_eq!(lookup_in(&format!("{key}=SWAP"), &pos), None);
+    }
+
+    #[test]
+    fn the_book_may_swap_a_first_peg() {
+        let pos = Position::after("B5").unwrap();
+        let (key, _) = position_key(&pos).unwrap();
+        assert_eq!(lookup_in(&format!("{key}=SWAP"), &pos), Some(Move::Swap));
     }
 
     #[test]
@@ -188,8 +200,11 @@ mod tests {
                 Some(written),
                 "{entry}"
             );
-            let c: Cell = mv.parse().expect("a hole");
-            assert!(pos.legal_holes().has(c), "{entry}: {mv} is not legal");
+            let legal = match mv.parse::<Move>().expect("a move") {
+                Move::Peg(c) => pos.legal_holes().has(c),
+                Move::Swap => pos.swap_allowed(),
+            };
+            assert!(legal, "{entry}: {mv} is not legal");
         }
     }
 }

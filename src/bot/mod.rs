@@ -169,11 +169,15 @@ impl Bot {
         let input = &turn.input;
         let me = *self.side.get_or_insert_with(|| input.infer_side());
         let (pos, _) = position_of(input, me, log);
+        // The book first: it may overrule the table's swap or reply (never swapping with
+        // `no_swap`).
+        let book_move = book::lookup_in(self.book, &pos)
+            .filter(|&mv| !self.opts.no_book && !(mv == Move::Swap && self.opts.no_swap));
+        if let Some(mv) = book_move {
+            return self.play_from_table(&pos, mv, "book", "book", limits, log);
+        }
         if let Some((mv, why)) = table_move(&pos, input.last, self.opts.no_swap, self.first_pick) {
             return self.play_from_table(&pos, mv, why, "opening table", limits, log);
-        }
-        if let Some(mv) = book::lookup_in(self.book, &pos).filter(|_| !self.opts.no_book) {
-            return self.play_from_table(&pos, mv, "book", "book", limits, log);
         }
         let swap_turn = pos.swap_allowed();
         let last_opp = match input.last {
