@@ -172,7 +172,7 @@ impl Bot {
         // The book first: it may overrule the table's swap or reply (never swapping with
         // `no_swap`).
         let book_move = book::lookup_in(self.book, &pos)
-            .filter(|&mv| !self.opts.no_book && !(mv == Move::Swap && self.opts.no_swap));
+            .filter(|&mv| !(self.opts.no_book || (mv == Move::Swap && self.opts.no_swap)));
         if let Some(mv) = book_move {
             return self.play_from_table(&pos, mv, "book", "book", limits, log);
         }
