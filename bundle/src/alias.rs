@@ -22,6 +22,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use syn::Item;
 
 use super::fresh::{Case, Fresh};
+use super::rename::words_of;
 use super::tokens::{is_colon2_at, is_punct};
 
 /// The types that may be aliased, each with its generic parameters as the alias declares
@@ -51,7 +52,7 @@ const ALIASED: &[(&str, &str)] = &[
 /// its alias.
 pub fn alias(file: &mut syn::File, lib: &str) -> BTreeMap<String, String> {
     let mut taken = BTreeSet::new();
-    words(file.to_token_stream(), &mut taken);
+    words_of(file.to_token_stream(), &mut taken);
     taken.extend(super::fresh::RESERVED.iter().map(|w| w.to_string()));
     let Some((_, items)) = file.items.iter_mut().find_map(|i| match i {
         Item::Mod(m) if m.ident == lib => m.content.as_mut(),
@@ -119,23 +120,10 @@ fn imported(items: &[Item], name: &str) -> bool {
     items.iter().any(|item| {
         let mut found = BTreeSet::new();
         if let Item::Use(u) = item {
-            words(u.to_token_stream(), &mut found);
+            words_of(u.to_token_stream(), &mut found);
         }
         found.contains(name)
     })
-}
-
-/// Every identifier of `tokens`.
-fn words(tokens: TokenStream, out: &mut BTreeSet<String>) {
-    for token in tokens {
-        match token {
-            TokenTree::Ident(i) => {
-                out.insert(i.to_string());
-            }
-            TokenTree::Group(g) => words(g.stream(), out),
-            _ => {}
-        }
-    }
 }
 
 /// `tokens` with each name of `map` that stands for the type replaced, calling `seen` with

@@ -244,7 +244,8 @@ fn rules_names(tokens: TokenStream, out: &mut BTreeSet<String>) {
     }
 }
 
-fn words_of(tokens: TokenStream, out: &mut BTreeSet<String>) {
+/// Every identifier of `tokens`, at any depth.
+pub(crate) fn words_of(tokens: TokenStream, out: &mut BTreeSet<String>) {
     for token in tokens {
         match token {
             TokenTree::Ident(i) => {
