@@ -5,8 +5,10 @@
 //! games [`held_out`] leaves to fit) and [`policy_file`] keeps it as a text file, which
 //! [`export`] writes into the engine as a module; [`value`] fits the distance value's two
 //! weights; [`net`] trains the value network. Both models' files are [`weights_text`].
+//! [`book`] decides the first plies offline: the book the engine ships.
 //! Host-only: it never ships to CodinGame.
 
+pub mod book;
 pub mod data;
 pub mod examples;
 pub mod export;

@@ -87,6 +87,12 @@ enum Command {
         /// The data file to write (a new file).
         output: PathBuf,
     },
+    /// The book of the first plies, decided offline: count the positions recorded games
+    /// reach, search them far longer than a turn, write the engine's book module.
+    Book {
+        #[command(subcommand)]
+        command: twixt_train::book::BookCommand,
+    },
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -98,6 +104,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
+        Command::Book { command } => twixt_train::book::run(&command),
         Command::Pack {
             input,
             output,

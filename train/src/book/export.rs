@@ -1,0 +1,173 @@
+//! `twixt-train book export`: the engine module that ships the book
+//! (`src/bot/book_moves.rs`), from searched positions, each entry checked by the engine's own
+//! lookup before anything is written.
+
+use super::replay;
+use super::search::{parse_record, Record};
+use anyhow::{anyhow, bail, Context, Result};
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::PathBuf;
+use twixt::bot::book::{lookup_in, position_key};
+use twixt::cell::SIZE;
+use twixt::{Cell, Move};
+
+/// Where the engine keeps the book's entries, under the workspace root.
+pub const MODULE: &str = "src/bot/book_moves.rs";
+
+/// The options of `twixt-train book export`.
+#[derive(clap::Args, Clone, Debug)]
+pub struct ExportOptions {
+    /// Searched files (`twixt-train book search`).
+    #[arg(required = true)]
+    pub searched: Vec<PathBuf>,
+    /// Leave out the positions whose best move has less than this share of the search's
+    /// iterations (in [0, 1]).
+    #[arg(long, default_value_t = 0.0)]
+    pub min_share: f64,
+    /// The module to write.
+    #[arg(long, short, default_value = MODULE)]
+    pub out: PathBuf,
+}
+
+/// `c` in `frame` (bit 0 mirrors the columns, bit 1 the rows), as `twixt::bot::book` mirrors.
+pub fn mirrored(c: Cell, frame: u8) -> Cell {
+    let last = SIZE as i32 - 1;
+    let x = if frame & 1 == 1 { last - c.x() } else { c.x() };
+    let y = if frame & 2 == 2 { last - c.y() } else { c.y() };
+    Cell::new(x, y).expect("a mirrored hole is a hole")
+}
+
+/// One entry of the book with where it came from.
+struct Entry {
+    /// The move in the key's frame.
+    mv: Cell,
+    /// The searched record.
+    record: Record,
+    /// `FILE: line N`.
+    at: String,
+}
+
+/// The entry a record gives: its move brought into its key's frame.
+fn entry(record: Record, at: String) -> Result<Entry, String> {
+    let pos = replay(&record.moves)?;
+    let (key, frame) =
+        position_key(&pos).ok_or("the moves reach a position the book cannot key")?;
+    if key != record.key {
+        return Err(format!("the moves reach key {key}, not {}", record.key));
+    }
+    let best = match record.best.parse::<Move>() {
+        Ok(Move::Peg(c)) => c,
+        _ => return Err(format!("best move '{}' is not a peg", record.best)),
+    };
+    Ok(Entry {
+        mv: mirrored(best, frame),
+        record,
+        at,
+    })
+}
+
+/// The entries of `files` whose best move's share is at least `min_share`, by key; a bad
+/// line, or a key whose entries disagree, is an error naming files and lines.
+fn entries(files: &[PathBuf], min_share: f64) -> Result<BTreeMap<String, Entry>> {
+    let mut book: BTreeMap<String, Entry> = BTreeMap::new();
+    for path in files {
+        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        for (i, row) in text.lines().enumerate() {
+            if row.trim().is_empty() {
+                continue;
+            }
+            let at = format!("{}: line {}", path.display(), i + 1);
+            let record = parse_record(row).map_err(|e| anyhow!("{at}: {e}"))?;
+            if record.share < min_share {
+                continue;
+            }
+            let e = entry(record, at.clone()).map_err(|e| anyhow!("{at}: {e}"))?;
+            if let Some(old) = book.get(&e.record.key) {
+                if old.mv != e.mv {
+                    bail!(
+                        "{at}: key {} has move {} in its frame, {} has {}",
+                        e.record.key,
+                        e.mv,
+                        old.at,
+                        old.mv
+                    );
+                }
+                continue;
+            }
+            book.insert(e.record.key.clone(), e);
+        }
+    }
+    Ok(book)
+}
+
+/// The `BOOK` string of `book`: `KEY=MOVE` entries sorted by key, separated by spaces.
+fn book_text(book: &BTreeMap<String, Entry>) -> String {
+    let entries: Vec<String> = book.iter().map(|(k, e)| format!("{k}={}", e.mv)).collect();
+    entries.join(" ")
+}
+
+/// Checks that the engine's lookup finds each entry's searched move in `text`.
+fn check(text: &str, book: &BTreeMap<String, Entry>) -> Result<()> {
+    for e in book.values() {
+        let pos = replay(&e.record.moves).map_err(|err| anyhow!("{}: {err}", e.at))?;
+        let expected: Move = e.record.best.parse().expect("checked");
+        let found = lookup_in(text, &pos);
+        if found != Some(expected) {
+            let found = found.map_or("nothing".to_string(), |m| m.to_string());
+            bail!(
+                "{}: the engine's lookup of {} gives {found}, not the searched {expected}",
+                e.at,
+                e.record.key
+            );
+        }
+    }
+    Ok(())
+}
+
+/// The text of the module holding `text`, made by `command`, its entries as `summary`
+/// says.
+pub fn module(text: &str, command: &str, summary: &str) -> String {
+    format!(
+        "//! The book's entries (`super::book`): {summary}.\n\
+         //! Generated by `{command}`: do not edit.\n\
+         \n\
+         /// `KEY=MOVE` entries, separated by spaces.\n\
+         pub const BOOK: &str = \"{text}\";\n"
+    )
+}
+
+/// The command line that `options` spell, for the module's header.
+fn command(options: &ExportOptions) -> String {
+    let mut words = vec!["twixt-train book export".to_string()];
+    words.extend(options.searched.iter().map(|p| p.display().to_string()));
+    if options.min_share > 0.0 {
+        words.push(format!("--min-share {}", options.min_share));
+    }
+    words.join(" ")
+}
+
+/// Runs `book export`: writes the module if every entry checks.
+pub fn run(options: &ExportOptions) -> Result<()> {
+    if !(0.0..=1.0).contains(&options.min_share) {
+        bail!("--min-share {} is not in [0, 1]", options.min_share);
+    }
+    let book = entries(&options.searched, options.min_share)?;
+    let text = book_text(&book);
+    check(&text, &book)?;
+    let counts: BTreeSet<u64> = book.values().map(|e| e.record.iterations).collect();
+    let counts: Vec<String> = counts.iter().map(u64::to_string).collect();
+    let summary = match book.len() {
+        0 => "no position".to_string(),
+        1 => format!("1 position searched at {} iterations", counts.join(", ")),
+        n => format!("{n} positions searched at {} iterations", counts.join(", ")),
+    };
+    let module = module(&text, &command(options), &summary);
+    std::fs::write(&options.out, module).with_context(|| options.out.display().to_string())?;
+    println!(
+        "{}: {} entries, BOOK {} UTF-16 units",
+        options.out.display(),
+        book.len(),
+        text.encode_utf16().count()
+    );
+    Ok(())
+}
