@@ -9,7 +9,8 @@
 //! show it, and [`report`] makes pages to look at games in. [`matches`](mod@matches) runs a
 //! match from [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
 //! [`shard`] merges the slices of a match played on many machines; [`tune`] runs SPSA over a
-//! bot's parameters; [`brutaltester`] speaks cg-brutaltester's referee contract.
+//! bot's parameters; [`losses`] finds where a bot's lost games turned; [`brutaltester`] speaks
+//! cg-brutaltester's referee contract.
 
 pub mod brutaltester;
 pub mod clocks;
@@ -17,6 +18,7 @@ pub mod engines;
 #[cfg(test)]
 pub(crate) mod fixtures;
 pub mod game;
+pub mod losses;
 pub mod matches;
 pub mod openings;
 pub mod process;

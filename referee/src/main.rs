@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use twixt_referee::brutaltester;
 use twixt_referee::engines::{EngineOptions, Engines};
 use twixt_referee::game::{play_game, GameSetup};
+use twixt_referee::losses::{self, LossesArgs};
 use twixt_referee::matches::{run_match, say, MatchConfig, MatchEnd, MatchOptions};
 use twixt_referee::openings::parse_opening;
 use twixt_referee::record::{read_readable, read_records, GameRecord};
@@ -49,6 +50,9 @@ enum Command {
     /// Count the results files of a match's shards (match --shard I/N) as the one match they
     /// make, and print its result block.
     Merge(MergeArgs),
+    /// Every game a bot lost (or a sample): its values, the move after which they stayed
+    /// below half, the phase (book, middle game, tactics); the positions as fixtures.
+    Losses(LossesArgs),
     /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
     #[command(long_about = tune::HELP)]
     Tune(TuneArgs),
@@ -170,6 +174,7 @@ fn main() -> ExitCode {
             Command::Show(s) => run_show(&s),
             Command::Report(r) => run_report(&r),
             Command::Merge(m) => run_merge(&m),
+            Command::Losses(l) => losses::run(&l),
             Command::Tune(t) => tune::run(&t.options, &t.engines),
         }
     };
