@@ -118,6 +118,24 @@ impl Cell {
         Cell::new(self.x() + dx, self.y() + dy)
     }
 
+    /// The hole in mirror frame `frame`: bit 0 mirrors the columns, bit 1 the rows (the
+    /// board's symmetries that keep each player's borders).
+    #[inline]
+    pub const fn mirrored(self, frame: u8) -> Cell {
+        let last = SIZE as i32 - 1;
+        let x = if frame & 1 == 1 {
+            last - self.x()
+        } else {
+            self.x()
+        };
+        let y = if frame & 2 == 2 {
+            last - self.y()
+        } else {
+            self.y()
+        };
+        Cell((y * SIZE as i32 + x) as u8)
+    }
+
     /// Mirror on the diagonal: column c, row r becomes column r, row c (the swap).
     #[inline]
     pub const fn transposed(self) -> Cell {

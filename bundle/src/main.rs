@@ -74,7 +74,8 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// What the engine's shipped weights are: the network's shape and bits, the policy's count.
+/// What the engine's shipped weights are: the network's shape and bits, the policy's count,
+/// and the book's entries (whose characters the weights' count takes in).
 fn shipped_weights() -> String {
     use twixt::knowledge::{features::FEATURES, network::Network};
     let network = match Network::shipped() {
@@ -92,5 +93,9 @@ fn shipped_weights() -> String {
         }
         Err(e) => format!("does not decode ({e})"),
     };
-    format!("weights: the network {network}; the move policy {FEATURES} f32 weights")
+    let book = twixt::bot::book::readable(twixt::bot::book::BOOK).map_or(0, |e| e.len());
+    format!(
+        "weights: the network {network}; the move policy {FEATURES} f32 weights; the book {book} \
+         entries"
+    )
 }

@@ -17,7 +17,8 @@ use syn::{ExprMatch, ExprStruct, FieldsNamed, ItemEnum, PatStruct};
 
 /// Drops every item, impl item, trait item, statement, struct field (in a definition, an
 /// expression or a pattern), enum variant and match arm whose `#[cfg(...)]` is false in the
-/// bundle (`cfg(test)`, `cfg(all(test, ..))`, `cfg(not(codingame))`...), at any depth.
+/// bundle (`cfg(test)`, `cfg(all(test, ..))`, `cfg(not(codingame))`...), at any depth, and
+/// every `debug_assert!` statement (off in an optimised build).
 pub fn strip_cfg_test(file: &mut syn::File) {
     retain_items(&mut file.items);
     CfgTest.visit_file_mut(file);
@@ -117,7 +118,8 @@ impl VisitMut for CfgTest {
         node.stmts.retain(|stmt| match stmt {
             Stmt::Item(item) => !is_cfg_false(item_attrs(item)),
             Stmt::Local(local) => !is_cfg_false(&local.attrs),
-            Stmt::Macro(mac) => !is_cfg_false(&mac.attrs),
+            Stmt::Macro(mac) => !is_cfg_false(&mac.attrs) && !is_debug_assert(&mac.mac),
+            Stmt::Expr(syn::Expr::Macro(e), _) => !is_debug_assert(&e.mac),
             Stmt::Expr(expr, _) => !is_cfg_false(expr_attrs(expr)),
         });
         visit_mut::visit_block_mut(self, node);
@@ -147,6 +149,16 @@ impl VisitMut for CfgTest {
         node.arms.retain(|arm| !is_cfg_false(&arm.attrs));
         visit_mut::visit_expr_match_mut(self, node);
     }
+}
+
+/// Whether `mac` is a `debug_assert!` (or `_eq!`, `_ne!`): a statement that CodinGame's
+/// optimised build compiles to nothing, as `debug_assertions` is off there.
+fn is_debug_assert(mac: &syn::Macro) -> bool {
+    let name = mac.path.segments.last().map(|s| s.ident.to_string());
+    matches!(
+        name.as_deref(),
+        Some("debug_assert" | "debug_assert_eq" | "debug_assert_ne")
+    )
 }
 
 /// The entries of a punctuated list whose cfg is not false in the bundle, each with its

@@ -265,13 +265,15 @@ fn follows_the_paths_in_root_macros() {
 }
 
 #[test]
-fn drops_host_only_fields_variants_arms_and_statements() {
+fn drops_host_only_fields_variants_arms_and_statements_and_debug_assertions() {
     let cell = std::fs::read_to_string(mini_dir().join("src/cell.rs")).unwrap();
     let cell = format!(
         "{cell}\n\
          pub struct Counts {{ pub shipped: u8, #[cfg(not(codingame))] pub host_field: u8 }}\n\
          pub enum Kind {{ Plain, #[cfg(not(codingame))] HostVariant }}\n\
          pub fn counted() -> u8 {{\n\
+             debug_assert!(1 + 1 == 3, \"a debug assertion\");\n\
+             debug_assert_eq!(2, 3);\n\
              let base = Counts {{ shipped: 3, #[cfg(not(codingame))] host_field: 9 }};\n\
              let mut c = Counts {{ shipped: 4, #[cfg(not(codingame))] host_field: 8, ..base }};\n\
              #[cfg(not(codingame))]\n\
@@ -289,7 +291,13 @@ fn drops_host_only_fields_variants_arms_and_statements() {
     let main = "fn main() { print!(\"{}\", twixt::cell::counted()); }\n";
     let dir = mini_with(&[("src/cell.rs", &cell), ("src/main.rs", main)]);
     let source = bundle_crate(dir.path()).unwrap().source;
-    for absent in ["codingame", "host_field", "HostVariant", "host_print"] {
+    for absent in [
+        "codingame",
+        "host_field",
+        "HostVariant",
+        "host_print",
+        "debug_assert",
+    ] {
         assert!(!source.contains(absent), "`{absent}` shipped:\n{source}");
     }
     assert_eq!(compile_and_run(&source, &[], &[]), "4");

@@ -461,13 +461,8 @@ mod tests {
     fn plays_the_book_s_move_where_it_knows_the_position_and_searches_with_no_book() {
         let first = opening::first_peg(first_pick(1));
         let seen = Position::after(&format!("{first} C3")).unwrap();
-        let (key, frame) = book::position_key(&seen).unwrap();
-        // D4 in the game's frame is the same mirror of the key's move.
-        let d4: crate::cell::Cell = "D4".parse().unwrap();
-        let (x, y) = (d4.x(), d4.y());
-        let flip = |v: i32, f: bool| if f { 11 - v } else { v };
-        let in_key = crate::cell::Cell::new(flip(x, frame & 1 == 1), flip(y, frame & 2 == 2));
-        let entry: &'static str = Box::leak(format!("{key}={}", in_key.unwrap()).into_boxed_str());
+        let d4 = Move::Peg("D4".parse().unwrap());
+        let entry: &'static str = Box::leak(book::entry(&seen, d4).unwrap().into_boxed_str());
         let input = format!("FIRST\n0\n0\n0\n0\nC3\n1\n{first}\n0\n1\nC3\n0\n");
         for no_book in [false, true] {
             let opts = Options {

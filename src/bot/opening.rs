@@ -64,11 +64,9 @@ pub fn first_reply(first: Cell) -> Option<Cell> {
     let (x, y) = quarter(first)?;
     let r: Cell = REPLY[y][x - 1].parse().ok()?;
     let last = SIZE as i32 - 1;
-    let mirror = |v: i32, flipped: bool| if flipped { last - v } else { v };
-    Cell::new(
-        mirror(r.x(), first.x() > last - first.x()),
-        mirror(r.y(), first.y() > last - first.y()),
-    )
+    let frame =
+        u8::from(first.x() > last - first.x()) | u8::from(first.y() > last - first.y()) << 1;
+    Some(r.mirrored(frame))
 }
 
 /// How much farther from half, in points, than the hole nearest half a hole's score may be for

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use twixt::board::Board;
 use twixt::bot::book::{lookup_in, position_key};
 use twixt::{Move, Player, Position};
-use twixt_train::book::export::{self, mirrored, ExportOptions};
+use twixt_train::book::export::{self, ExportOptions};
 use twixt_train::book::lines::{self, LinesOptions};
 use twixt_train::book::search::{self, parse_record, SearchOptions};
 
@@ -191,7 +191,7 @@ fn mirror(pos: &Position, frame: u8) -> Position {
     let mut board = Board::new();
     for p in Player::BOTH {
         for c in pos.board().pegs(p).iter() {
-            board.place(p, mirrored(c, frame));
+            board.place(p, c.mirrored(frame));
         }
     }
     Position::from_parts(board, pos.to_move())
@@ -228,19 +228,21 @@ fn the_exported_book_gives_each_searched_move_in_every_mirror_frame() {
     let module = std::fs::read_to_string(&out).unwrap();
     assert!(module.contains("searched.jsonl`: do not edit."), "{module}");
     let book = book_of(&module);
-    assert_eq!(book.split(' ').count(), 3, "{book}");
-    let mut keys: Vec<&str> = book
-        .split(' ')
+    let written = twixt::bot::book::readable(book).unwrap();
+    assert_eq!(written.len(), 3, "{written:?}");
+    let keys: Vec<&str> = written
+        .iter()
         .map(|e| e.split('=').next().unwrap())
         .collect();
-    keys.sort();
-    assert_eq!(
-        keys.join(" "),
-        book.split(' ')
-            .map(|e| e.split('=').next().unwrap())
-            .collect::<Vec<_>>()
-            .join(" ")
-    );
+    let mut sorted = keys.clone();
+    sorted.sort();
+    assert_eq!(keys, sorted, "the entries sorted by key");
+    for entry in &written {
+        assert!(
+            module.contains(entry.as_str()),
+            "{entry} in the comment:\n{module}"
+        );
+    }
     for row in text.lines() {
         let r = parse_record(row).unwrap();
         let pos = Position::after(&r.moves.join(" ")).unwrap();
@@ -252,7 +254,7 @@ fn the_exported_book_gives_each_searched_move_in_every_mirror_frame() {
             // A position its own mirror image may take either mirror's move.
             let fits: Vec<Move> = (0..4)
                 .filter(|&g| pegs(&mirror(&pos, g)) == pegs(&seen))
-                .map(|g| Move::Peg(mirrored(best, g)))
+                .map(|g| Move::Peg(best.mirrored(g)))
                 .collect();
             let got = lookup_in(book, &seen).unwrap();
             assert!(fits.contains(&got), "{row}: frame {f}: {got}");
@@ -270,7 +272,8 @@ fn the_exported_book_gives_each_searched_move_in_every_mirror_frame() {
     ))
     .unwrap();
     let module = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(book_of(&module).split(' ').count(), 2, "{module}");
+    let written = twixt::bot::book::readable(book_of(&module)).unwrap();
+    assert_eq!(written.len(), 2, "{module}");
     assert!(
         module.contains(&format!("--min-share {}", least + 1e-9)),
         "{module}"
@@ -320,5 +323,6 @@ fn export_refuses_a_mismatch_and_writes_nothing() {
     let path = write(dir.path(), "same.jsonl", &(good + &same));
     export::run(&export_options(vec![path], &out, 0.0)).unwrap();
     let module = std::fs::read_to_string(&out).unwrap();
-    assert_eq!(book_of(&module).split(' ').count(), 1, "{module}");
+    let written = twixt::bot::book::readable(book_of(&module)).unwrap();
+    assert_eq!(written.len(), 1, "{module}");
 }

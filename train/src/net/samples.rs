@@ -415,9 +415,7 @@ pub struct Mirrors {
 
 /// `c` mirrored by `k` (bit 0: left-right, bit 1: top-bottom).
 fn flip(k: usize, c: Cell) -> Cell {
-    let x = if k & 1 == 1 { 11 - c.x() } else { c.x() };
-    let y = if k & 2 == 2 { 11 - c.y() } else { c.y() };
-    Cell::new(x, y).expect("a mirrored hole is a hole")
+    c.mirrored(k as u8)
 }
 
 /// The mirror `k` of the board as `viewer` sees it: player 1's view is transposed, so a
