@@ -85,13 +85,19 @@ fn coded_key(pos: &Position) -> Option<(String, u8)> {
     (0..4).map(|f| (coded_in(pos, f), f)).min()
 }
 
-/// The key of `pos` as host tools write it (`F6G8/E8`), and the frame it is written in.
+/// [`coded_key`] where the host tools key a position: none of more than [`BOOK_PEGS`] pegs.
 #[cfg(not(codingame))]
-pub fn position_key(pos: &Position) -> Option<(String, u8)> {
+fn host_key(pos: &Position) -> Option<(String, u8)> {
     if pos.board().occupied().count() as usize > BOOK_PEGS {
         return None;
     }
-    let (key, frame) = coded_key(pos)?;
+    coded_key(pos)
+}
+
+/// The key of `pos` as host tools write it (`F6G8/E8`), and the frame it is written in.
+#[cfg(not(codingame))]
+pub fn position_key(pos: &Position) -> Option<(String, u8)> {
+    let (key, frame) = host_key(pos)?;
     let mut written = key;
     written.push(book_char(NEXT));
     let key = readable(&written).ok()?.pop()?;
@@ -102,8 +108,7 @@ pub fn position_key(pos: &Position) -> Option<(String, u8)> {
 /// where the book cannot key `pos`.
 #[cfg(not(codingame))]
 pub fn entry(pos: &Position, mv: Move) -> Option<String> {
-    position_key(pos)?;
-    let (mut text, frame) = coded_key(pos)?;
+    let (mut text, frame) = host_key(pos)?;
     text.push(book_char(GIVES));
     text.push(book_char(match mv {
         Move::Peg(c) => BOOK_CODE + c.mirrored(frame).index() as u32,

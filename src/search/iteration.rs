@@ -106,9 +106,11 @@ impl Iteration {
             let ripe = n.visits >= params.expand_after + params.prior_visits;
             let here = net.as_ref().map(|(n, acc)| (*n, acc));
             if n.children == 0 && !(ripe && self.expand(params, tree, &pos, knowing, here)) {
-                let estimate = match params.value_mix > 0.0 || params.minimax > 0.0 {
-                    true => leaf_value(params, &pos, &net),
-                    false => None,
+                let valued = params.value_mix > 0.0 || params.minimax > 0.0;
+                let estimate = if valued {
+                    leaf_value(params, &pos, &net)
+                } else {
+                    None
                 };
                 if params.value_mix >= 1.0 && estimate.is_some() {
                     // The value alone: a playout would not count.

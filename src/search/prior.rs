@@ -3,7 +3,7 @@
 //! A new child starts with `prior_visits` visits, valued by its share of the 85-feature
 //! policy ([`learned`]). Every child gets the same number of virtual visits, so only their
 //! values differ, and the search no longer visits each of a node's hundred-odd children once
-//! before any twice. The host also keeps the hand-set prior the policy replaced ([`mod@hand`])
+//! before any twice. The host also keeps the hand-set prior the policy replaced ([`hand`])
 //! and the network's policy head ([`head`]).
 
 use super::params::Params;
@@ -47,7 +47,7 @@ pub fn expand(
     let n0 = params.prior_visits;
     #[cfg(not(codingame))]
     if n0 > 0 && !params.policy_prior {
-        hand(params, tree, node, pos);
+        hand::expand(params, tree, node, pos);
         return true;
     }
     if n0 > 0 {
@@ -89,20 +89,6 @@ fn learned(params: &Params, tree: &mut Tree, node: u32, pos: &Position, recent: 
         child.prior = weights[k] / sum;
         child.visits = n0;
         child.wins = n0 as f32 * v.clamp(0.02, 0.98);
-    }
-}
-
-/// The hand-set prior (host-only: the learned prior replaced it, docs/KNOWLEDGE.md): an even
-/// share, and virtual visits valued by [`hand::Pegs::value`].
-#[cfg(not(codingame))]
-fn hand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) {
-    let pegs = hand::Pegs::of(pos);
-    let even = 1.0 / tree.children(node).len() as f32;
-    for i in tree.children(node) {
-        let child = tree.get_mut(i);
-        child.prior = even;
-        child.visits = params.prior_visits;
-        child.wins = params.prior_visits as f32 * pegs.value(params, child.mv);
     }
 }
 

@@ -9,6 +9,20 @@ use crate::bitboard::{Bitboard, KNIGHTS, NEAR};
 use crate::cell::Cell;
 use crate::position::{Move, Position};
 use crate::search::params::Params;
+use crate::search::tree::Tree;
+
+/// The children of `node` (whose position is `pos`) given the hand-set prior: an even share,
+/// and `prior_visits` virtual visits valued by [`Pegs::value`].
+pub(super) fn expand(params: &Params, tree: &mut Tree, node: u32, pos: &Position) {
+    let pegs = Pegs::of(pos);
+    let even = 1.0 / tree.children(node).len() as f32;
+    for i in tree.children(node) {
+        let child = tree.get_mut(i);
+        child.prior = even;
+        child.visits = params.prior_visits;
+        child.wins = params.prior_visits as f32 * pegs.value(params, child.mv);
+    }
+}
 
 /// What the hand-set prior looks at, read off the position once per expansion.
 pub(super) struct Pegs {

@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use twixt::bot::book::{entry as book_entry, lookup_in, position_key, readable};
-use twixt::{Cell, Move};
+use twixt::{Cell, Move, Position};
 
 /// Where the engine keeps the book's entries, under the workspace root.
 pub const MODULE: &str = "src/bot/book_moves.rs";
@@ -30,6 +30,10 @@ pub struct ExportOptions {
 
 /// One entry of the book with where it came from.
 struct Entry {
+    /// The position its moves reach.
+    pos: Position,
+    /// The searched move, in the game's frame.
+    best: Move,
     /// The move in the key's frame.
     mv: Cell,
     /// The searched record.
@@ -51,6 +55,8 @@ fn entry(record: Record, at: String) -> Result<Entry, String> {
         _ => return Err(format!("best move '{}' is not a peg", record.best)),
     };
     Ok(Entry {
+        pos,
+        best: Move::Peg(best),
         mv: best.mirrored(frame),
         record,
         at,
@@ -96,9 +102,7 @@ fn entries(files: &[PathBuf], min_share: f64) -> Result<BTreeMap<String, Entry>>
 fn book_text(book: &BTreeMap<String, Entry>) -> Result<String> {
     let mut text = String::new();
     for e in book.values() {
-        let pos = replay(&e.record.moves).map_err(|err| anyhow!("{}: {err}", e.at))?;
-        let best: Move = e.record.best.parse().expect("checked");
-        let written = book_entry(&pos, best).ok_or_else(|| anyhow!("{}: no key", e.at))?;
+        let written = book_entry(&e.pos, e.best).ok_or_else(|| anyhow!("{}: no key", e.at))?;
         text.push_str(&written);
     }
     Ok(text)
@@ -107,9 +111,8 @@ fn book_text(book: &BTreeMap<String, Entry>) -> Result<String> {
 /// Checks that the engine's lookup finds each entry's searched move in `text`.
 fn check(text: &str, book: &BTreeMap<String, Entry>) -> Result<()> {
     for e in book.values() {
-        let pos = replay(&e.record.moves).map_err(|err| anyhow!("{}: {err}", e.at))?;
-        let expected: Move = e.record.best.parse().expect("checked");
-        let found = lookup_in(text, &pos);
+        let expected = e.best;
+        let found = lookup_in(text, &e.pos);
         if found != Some(expected) {
             let found = found.map_or("nothing".to_string(), |m| m.to_string());
             bail!(
