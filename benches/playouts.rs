@@ -50,6 +50,7 @@ fn mcts(c: &mut Criterion) {
     group.sample_size(20);
     let limits = Limits {
         deadline: None,
+        guard: None,
         iterations: Some(ITERATIONS),
     };
     // The default search (the learned prior), and the same with the hand-set prior; both

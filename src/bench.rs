@@ -70,6 +70,7 @@ pub fn signature() -> u64 {
 fn signature_of(params: &Params) -> u64 {
     let limits = Limits {
         deadline: None,
+        guard: None,
         iterations: Some(4000),
     };
     ["", "F6", MIDGAME, ENDGAME]

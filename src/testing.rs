@@ -25,6 +25,7 @@ pub fn position(moves: &str) -> Position {
 pub fn iterations(n: u64) -> Limits {
     Limits {
         deadline: None,
+        guard: None,
         iterations: Some(n),
     }
 }

@@ -2,7 +2,7 @@
 //! of the workspace named, and the defaults it quotes equal to the code's.
 
 use std::path::Path;
-use twixt::bot::args::{FIRST_THINK_MS, THINK_MS};
+use twixt::bot::args::{CLOCK_MS, FIRST_CLOCK_MS, FIRST_THINK_MS, THINK_MS};
 use twixt::search::params::Params;
 
 /// The longest the README may grow.
@@ -114,16 +114,20 @@ fn the_layout_names_what_the_tree_holds() {
 #[test]
 fn the_defaults_quoted_are_the_code_s() {
     let text = readme();
-    for (flag, ms) in [
-        ("--think-ms", THINK_MS),
-        ("--first-think-ms", FIRST_THINK_MS),
-    ] {
-        let row = text
-            .lines()
-            .find(|l| l.starts_with(&format!("| `{flag} N`")))
-            .unwrap_or_else(|| panic!("no row for {flag}"));
-        assert!(row.contains(&format!("(default {ms} ms;")), "{row}");
+    let row = |flags: &str| {
+        text.lines()
+            .find(|l| l.starts_with(&format!("| {flags} |")))
+            .unwrap_or_else(|| panic!("no row for {flags}"))
+    };
+    let think = row("`--think-ms N`, `--first-think-ms N`");
+    for ms in [THINK_MS, FIRST_THINK_MS] {
+        assert!(think.contains(&format!("(default {ms} ms)")), "{think}");
     }
+    let clock = row("`--clock-ms N`, `--first-clock-ms N`");
+    assert!(
+        clock.contains(&format!("{CLOCK_MS} and {FIRST_CLOCK_MS} ms")),
+        "{clock}"
+    );
 }
 
 /// The search's weights the README quotes as "`name`, 0.40" (two decimals) are the defaults'.

@@ -170,6 +170,7 @@ fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
         }
         let limits = Limits {
             deadline: Some((now + SLICE).min(end)),
+            guard: None,
             iterations: None,
         };
         searcher.set_history(job.history[0], job.history[1]);

@@ -241,10 +241,12 @@ fn limits(budget: Budget, start: Instant) -> Limits {
     match budget {
         Budget::Ms(ms) => Limits {
             deadline: Some(start + Duration::from_millis(ms)),
+            guard: None,
             iterations: None,
         },
         Budget::Playouts(n) => Limits {
             deadline: None,
+            guard: None,
             iterations: Some(n),
         },
     }

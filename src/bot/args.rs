@@ -10,6 +10,10 @@ use crate::search::params::Params;
 pub const THINK_MS: u64 = 256;
 /// Thinking time on the process's first turn, in ms (CodinGame's clock is 1000 ms).
 pub const FIRST_THINK_MS: u64 = 850;
+/// CodinGame's clock for a turn after the first, in ms.
+pub const CLOCK_MS: u64 = 300;
+/// CodinGame's clock for the first turn, in ms.
+pub const FIRST_CLOCK_MS: u64 = 1000;
 
 /// Sets the parameter `pair` names (`NAME=VALUE`, the argument after `--set`).
 pub fn set_param(params: &mut Params, pair: Option<String>) -> Result<(), String> {

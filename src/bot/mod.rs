@@ -56,7 +56,16 @@ fn bench(seconds: f64) -> i32 {
 /// The CodinGame bundle leaves the bench out to save room.
 #[cfg(codingame)]
 fn bench(_: f64) -> i32 {
-    eprintln!("twixt-bot: bench is not in the CodinGame bundle; run the cargo-built bot");
+    not_in_bundle("bench")
+}
+
+/// Says that `what` is left out of the CodinGame bundle.
+#[cfg(codingame)]
+fn not_in_bundle(what: &str) -> i32 {
+    eprintln!(
+        "twixt-bot: {} is not in the CodinGame bundle; run the cargo-built bot",
+        what
+    );
     EXIT_BAD_INPUT
 }
 
@@ -70,8 +79,7 @@ fn list_params(params: &crate::search::params::Params) -> i32 {
 /// The CodinGame bundle has no parameter list (its declarations are host-only).
 #[cfg(codingame)]
 fn list_params(_: &crate::search::params::Params) -> i32 {
-    eprintln!("twixt-bot: params is not in the CodinGame bundle; run the cargo-built bot");
-    EXIT_BAD_INPUT
+    not_in_bundle("params")
 }
 
 /// `twixt-bot analyze`: the search's view of one turn input.
@@ -261,18 +269,21 @@ impl Bot {
         match self.opts.playouts {
             Some(n) => Limits {
                 deadline: None,
+                guard: None,
                 iterations: Some(n),
             },
             None => {
-                let ms = if self.turns == 0 {
-                    self.opts.first_think_ms
+                let (think, clock) = if self.turns == 0 {
+                    (self.opts.first_think_ms, self.opts.first_clock_ms)
                 } else {
-                    self.opts.think_ms
+                    (self.opts.think_ms, self.opts.clock_ms)
                 };
-                let think = Duration::from_millis(ms);
-                self.searcher.expect_stall(self.reserve.expected(think));
+                let think = Duration::from_millis(think);
+                let guard = reserve::latest_answer(think, Duration::from_millis(clock));
+                self.searcher.expect_stall(self.reserve.expected(guard));
                 Limits {
                     deadline: Some(start + think),
+                    guard: Some(start + guard),
                     iterations: None,
                 }
             }

@@ -1,7 +1,7 @@
 //! The bot's command line: playing options, and which command it asks for.
 
 use super::args::{number, set_param};
-pub use super::args::{FIRST_THINK_MS, THINK_MS};
+pub use super::args::{CLOCK_MS, FIRST_CLOCK_MS, FIRST_THINK_MS, THINK_MS};
 use crate::search::params::Params;
 
 /// How long `twixt-bot bench` measures playouts when not told, in seconds.
@@ -14,6 +14,11 @@ pub struct Options {
     pub think_ms: u64,
     /// Thinking time on the process's first turn, in ms (the clock is 1000 ms).
     pub first_think_ms: u64,
+    /// The referee's clock for a turn after the first, in ms: a stalled search keeps its
+    /// answer within 85% of it ([`super::reserve::latest_answer`]).
+    pub clock_ms: u64,
+    /// The referee's clock for the first turn, in ms.
+    pub first_clock_ms: u64,
     /// A fixed number of MCTS iterations per move instead of a clock.
     pub playouts: Option<u64>,
     /// Seed of the random stream (random when absent).
@@ -36,6 +41,8 @@ impl Default for Options {
         Options {
             think_ms: THINK_MS,
             first_think_ms: FIRST_THINK_MS,
+            clock_ms: CLOCK_MS,
+            first_clock_ms: FIRST_CLOCK_MS,
             playouts: None,
             seed: None,
             quiet: false,
@@ -103,6 +110,8 @@ usage: twixt-bot [OPTIONS]            play one game (reads turns until EOF)
 options:
   --think-ms N        thinking time per turn after the first, ms (default {THINK_MS}; clock 300)
   --first-think-ms N  thinking time on the first turn, ms (default {FIRST_THINK_MS}; clock 1000)
+  --clock-ms N        the referee's clock after the first turn, ms (default {CLOCK_MS})
+  --first-clock-ms N  and on the first (default {FIRST_CLOCK_MS}): a stalled search answers in 85%
   --playouts N        a fixed number of MCTS iterations per move instead of a clock
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
@@ -170,6 +179,8 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             "--no-book" => opts.no_book = true,
             "--think-ms" => opts.think_ms = number(&arg, args.next())?,
             "--first-think-ms" => opts.first_think_ms = number(&arg, args.next())?,
+            "--clock-ms" => opts.clock_ms = number(&arg, args.next())?,
+            "--first-clock-ms" => opts.first_clock_ms = number(&arg, args.next())?,
             "--playouts" => opts.playouts = Some(number(&arg, args.next())?.max(1)),
             "--seed" => opts.seed = Some(number(&arg, args.next())?),
             "--set" => set_param(&mut opts.params, args.next())?,
@@ -205,6 +216,8 @@ mod tests {
         let want = Options {
             think_ms: 100,
             first_think_ms: 250,
+            clock_ms: 120,
+            first_clock_ms: 400,
             playouts: Some(500),
             seed: Some(7),
             quiet: true,
@@ -213,7 +226,10 @@ mod tests {
             params: Params::default(),
         };
         assert_eq!(
-            parse("--think-ms 100 --first-think-ms 250 --playouts 500 --seed 7 --quiet --no-swap --no-book"),
+            parse(
+                "--think-ms 100 --first-think-ms 250 --clock-ms 120 --first-clock-ms 400 \
+                 --playouts 500 --seed 7 --quiet --no-swap --no-book"
+            ),
             Ok(Command::Play(want))
         );
         assert_eq!(parse(""), Ok(Command::Play(Options::default())));

@@ -8,8 +8,23 @@
 //! leaves twice the longest stall unused (`Searcher::expect_stall`); this remembers the stalls
 //! of the last turns, and how late their answers were ready, so that a turn expects them
 //! from its start. The memory fades by a quarter a turn when the machine calms down.
+//!
+//! The stalls are left before the guard: the later of the think time and 85% of the clock
+//! (the rest is the referee's count outside ours and the answer's flush). CodinGame's clocks
+//! make the two the same (256 and 255 ms, 850 and 850); a think time cut far below the clock
+//! (T1j's yardstick thinks 20 ms of a 300 ms clock) thinks all of it, as no stall can make its
+//! answer late.
 
 use std::time::Duration;
+
+/// The share of the clock, in per cent, within which a stalled answer is kept.
+const GUARD_PERCENT: u32 = 85;
+
+/// How long after a turn's start its answer may be ready when the machine stalls the search:
+/// the later of `think` and 85% of `clock`.
+pub fn latest_answer(think: Duration, clock: Duration) -> Duration {
+    think.max(clock * GUARD_PERCENT / 100)
+}
 
 /// The most a turn expects to be stalled, as a share of its think time: twice it is left.
 const MOST_EXPECTED: u32 = 8;
@@ -21,10 +36,10 @@ pub struct Reserve {
 }
 
 impl Reserve {
-    /// The stall a turn with `think` to think expects before it has seen one (at most an
-    /// eighth of `think`, so that a quarter is left unused at most).
-    pub fn expected(&self, think: Duration) -> Duration {
-        self.worst.min(think / MOST_EXPECTED)
+    /// The stall a turn whose guard is `guard` after its start expects before it has seen one
+    /// (at most an eighth of `guard`, so that a quarter is left unused at most).
+    pub fn expected(&self, guard: Duration) -> Duration {
+        self.worst.min(guard / MOST_EXPECTED)
     }
 
     /// Learns from a turn whose search went at most `stall` without looking at its clock and
@@ -65,6 +80,14 @@ mod tests {
             r.observe(MS, Duration::default());
         }
         assert_eq!(r.expected(250 * MS), MS, "down to what an idle turn shows");
+    }
+
+    #[test]
+    fn codingame_s_clocks_guard_the_think_time_and_a_cut_one_the_clock() {
+        assert_eq!(latest_answer(256 * MS, 300 * MS), 256 * MS);
+        assert_eq!(latest_answer(850 * MS, 1000 * MS), 850 * MS);
+        assert_eq!(latest_answer(20 * MS, 300 * MS), 255 * MS);
+        assert_eq!(latest_answer(80 * MS, 100 * MS), 85 * MS);
     }
 
     #[test]

@@ -71,8 +71,8 @@ impl Policy {
 /// The line that says the shipped weights are broken and what playing without them means.
 pub fn shipped_failure(e: DecodeError) -> String {
     format!(
-        "twixt-bot: WARNING: the shipped policy weights do not decode ({}): the search uses a \
-         uniform prior and plays much weaker; re-export them with twixt-train export",
+        "twixt-bot: WARNING: the shipped policy weights do not decode ({}): playing much weaker \
+         with a uniform prior; re-export them with twixt-train export",
         e
     )
 }

@@ -34,6 +34,9 @@ use tree::{Known, Memory, Tree, ROOT};
 pub struct Limits {
     /// Stop at this instant.
     pub deadline: Option<Instant>,
+    /// Stop sooner when less than twice the longest stall is left before this instant: the
+    /// latest an answer may be ready on a busy machine (the deadline when `None`).
+    pub guard: Option<Instant>,
     /// Stop after this many iterations.
     pub iterations: Option<u64>,
 }
@@ -327,9 +330,9 @@ fn safe_root(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
 }
 
 /// Runs `iteration` until the limits say stop; returns how many ran, the pegs placed, and the
-/// longest time between two looks at the clock. Before a deadline, twice the longest such
-/// stall (at least `expected`) is left: a process kept from running that long at the end
-/// would answer late.
+/// longest time between two looks at the clock. Before the guard (the deadline unless the
+/// limits name another instant), twice the longest such stall (at least `expected`) is left:
+/// a process kept from running that long at the end would answer late.
 fn iterate(
     params: &Params,
     limits: &Limits,
@@ -347,7 +350,8 @@ fn iterate(
                 let now = Instant::now();
                 stall = stall.max(now - looked);
                 looked = now;
-                if now + 2 * stall.max(expected) >= deadline {
+                let guard = limits.guard.unwrap_or(deadline);
+                if now >= deadline || now + 2 * stall.max(expected) >= guard {
                     break;
                 }
             }
@@ -415,12 +419,21 @@ mod tests {
     use crate::cell::Player;
     use crate::testing::{cell, iterations, mv, position as play};
 
-    /// The iterations `iterate` runs before a deadline `ms` away, expecting `expected` ms of
-    /// stall, when the `stall_at`-th iteration is kept from running for `stalled` ms.
-    fn iterations_before(ms: u64, expected: u64, stall_at: u64, stalled: u64) -> u64 {
+    /// The iterations `iterate` runs before a deadline `ms` away (its guard `guard` ms away,
+    /// when given), expecting `expected` ms of stall, when the `stall_at`-th iteration is kept
+    /// from running for `stalled` ms.
+    fn iterations_before(
+        ms: u64,
+        guard: Option<u64>,
+        expected: u64,
+        stall_at: u64,
+        stalled: u64,
+    ) -> u64 {
         let params = Params::default();
+        let now = Instant::now();
         let limits = Limits {
-            deadline: Some(Instant::now() + Duration::from_millis(ms)),
+            deadline: Some(now + Duration::from_millis(ms)),
+            guard: guard.map(|g| now + Duration::from_millis(g)),
             iterations: Some(10_000_000),
         };
         let mut n = 0;
@@ -438,11 +451,21 @@ mod tests {
     fn a_search_stopped_for_long_answers_at_its_next_look_at_the_clock() {
         let every = Params::default().clock_every;
         // 40 ms stalled with 100 ms to go: twice the stall is more than what is left.
-        assert_eq!(iterations_before(100, 0, every, 40), every);
+        assert_eq!(iterations_before(100, None, 0, every, 40), every);
         // Expecting 60 ms of stall, the first look at the clock stops a 100 ms search.
-        assert_eq!(iterations_before(100, 60, 0, 0), every);
+        assert_eq!(iterations_before(100, None, 60, 0, 0), every);
         // Unstalled and expecting nothing, it searches on past the first looks.
-        assert!(iterations_before(20, 0, 0, 0) > 4 * every);
+        assert!(iterations_before(20, None, 0, 0, 0) > 4 * every);
+    }
+
+    #[test]
+    fn a_guard_far_past_the_deadline_lets_a_stalled_search_think_its_time() {
+        let every = Params::default().clock_every;
+        // The same stall and expectation as above, with the answer due 1 s away.
+        assert!(iterations_before(100, Some(1000), 0, every, 40) > 4 * every);
+        assert!(iterations_before(100, Some(1000), 60, 0, 0) > 4 * every);
+        // The deadline still stops it: stalled past its 10 ms, it stops at the next look.
+        assert_eq!(iterations_before(10, Some(60_000), 0, every, 40), every);
     }
 
     #[test]

@@ -105,6 +105,7 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     let mut searcher = Searcher::new(params.clone(), seed);
     let limits = |iterations: u32| Limits {
         deadline: None,
+        guard: None,
         iterations: Some(iterations as u64),
     };
     let (full, fast) = (limits(header.iterations), limits(header.fast));

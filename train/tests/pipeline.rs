@@ -82,6 +82,7 @@ fn selfplay_fit_export_load_and_search() {
     let pos = Position::after("F6 E8").unwrap();
     let limits = Limits {
         deadline: None,
+        guard: None,
         iterations: Some(2000),
     };
     let report = searcher.choose(&pos, &limits).unwrap();
@@ -174,6 +175,7 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         let pos = Position::after("F6 E8").unwrap();
         let limits = Limits {
             deadline: None,
+            guard: None,
             iterations: Some(2000),
         };
         let report = searcher.choose(&pos, &limits).unwrap();

@@ -92,8 +92,7 @@ impl Network {
             Err(e) => {
                 eprintln!(
                     "twixt-bot: WARNING: the shipped value network does not decode ({}): \
-                     the search plays weaker without it; re-export it with twixt-train \
-                     export-net",
+                     playing weaker without it; re-export it with twixt-train export-net",
                     e
                 );
                 None

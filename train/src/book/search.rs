@@ -121,6 +121,7 @@ pub fn search(line: &Line, params: &Params, iterations: u64, seed: u64) -> Resul
     searcher.set_history(opponent_s, own);
     let limits = Limits {
         deadline: None,
+        guard: None,
         iterations: Some(iterations),
     };
     let report = searcher

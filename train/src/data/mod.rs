@@ -88,6 +88,7 @@ pub fn fingerprint(params: &twixt::search::params::Params) -> u64 {
     use twixt::search::{Limits, Searcher};
     let limits = Limits {
         deadline: None,
+        guard: None,
         iterations: Some(1000),
     };
     let mut text = String::new();
