@@ -74,6 +74,9 @@ struct MergeArgs {
     /// The SPRT to judge the merged games by: --sprt elo0=0 elo1=5 alpha=0.05 beta=0.05
     #[arg(long, num_args = 1..=4, value_name = "KEY=VALUE")]
     sprt: Option<Vec<String>>,
+    /// Also write the whole pairs' games as one results file (a new file) for `report`.
+    #[arg(long, short)]
+    out: Option<PathBuf>,
 }
 
 #[derive(Args)]
@@ -253,7 +256,21 @@ fn run_report(r: &ReportArgs) -> Result<i32> {
 
 fn run_merge(m: &MergeArgs) -> Result<i32> {
     let sprt = m.sprt.as_deref().map(Sprt::parse).transpose()?;
-    let games = shard::merged(&m.files)?;
+    let (games, torn) = shard::whole_pairs(shard::merged(&m.files)?);
+    if !torn.is_empty() {
+        let pairs: Vec<String> = torn.iter().map(|p| p.to_string()).collect();
+        eprintln!(
+            "twixt-referee: pair(s) {} have one game of two, left out: `match --resume` on \
+             their shard plays the other",
+            pairs.join(", ")
+        );
+    }
+    if games.is_empty() {
+        anyhow::bail!("no whole pair in {} file(s)", m.files.len());
+    }
+    if let Some(out) = &m.out {
+        shard::write(&games, out)?;
+    }
     print!("{}", shard::merged_block(&games, sprt.as_ref()));
     Ok(0)
 }

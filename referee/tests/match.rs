@@ -238,6 +238,39 @@ fn shards_merged_are_the_whole_match() {
     );
     let err = String::from_utf8_lossy(&mixed.output.stderr).into_owned();
     assert!(err.contains("is a game of another match"), "{err}");
+    // A machine that stopped between a pair's two games: the pair is left out, named, and
+    // not half counted; --out keeps the whole pairs as one results file.
+    let torn = dir.join("torn.jsonl");
+    let mut text = std::fs::read_to_string(&files[1]).unwrap();
+    text.truncate(text.trim_end().rfind('\n').unwrap() + 1);
+    std::fs::write(&torn, text).unwrap();
+    let out = dir.join("merged.jsonl");
+    let (f0, f2) = (files[0].to_str().unwrap(), files[2].to_str().unwrap());
+    let args = [
+        "merge",
+        f0,
+        torn.to_str().unwrap(),
+        f2,
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let run = referee(&dir, &args, &out);
+    assert_eq!(run.output.status.code(), Some(0));
+    let err = String::from_utf8_lossy(&run.output.stderr).into_owned();
+    assert!(
+        err.contains("pair(s) 4 have one game of two, left out"),
+        "{err}"
+    );
+    assert!(
+        run.stdout().contains("--- merged: 8 games ---"),
+        "{}",
+        run.stdout()
+    );
+    let kept: Vec<_> = games_of(&records_file(&whole.dir))
+        .into_iter()
+        .filter(|g| g.0 != 4)
+        .collect();
+    assert_eq!(games_of(&out), kept);
 }
 
 #[test]

@@ -6,7 +6,7 @@
 use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
-use twixt_train::data::packed;
+use twixt_train::data::{merge, packed};
 use twixt_train::export;
 use twixt_train::fit_command::{self, FitOptions};
 use twixt_train::info;
@@ -93,6 +93,19 @@ enum Command {
         #[command(subcommand)]
         command: twixt_train::book::BookCommand,
     },
+    /// The shards of one self-play run (`selfplay --shard I/N` on many machines) as the one
+    /// file the run writes on one machine, its games in order (the same bytes when whole).
+    Merge {
+        /// The file to write (a new file).
+        #[arg(long, short)]
+        out: PathBuf,
+        /// The shards' data files (packed or not).
+        #[arg(required = true)]
+        shards: Vec<PathBuf>,
+        /// The run's number of games: refuse a merge that lacks any of them.
+        #[arg(long)]
+        games: Option<u32>,
+    },
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -104,6 +117,15 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
+        Command::Merge { out, shards, games } => merge::merge(&shards, &out, games).map(|m| {
+            println!(
+                "{}: {} games, {} searched positions, from {} shards",
+                out.display(),
+                m.games,
+                m.searched,
+                shards.len()
+            )
+        }),
         Command::Book { command } => twixt_train::book::run(&command),
         Command::Pack {
             input,

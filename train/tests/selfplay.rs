@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use twixt::{Move, Outcome, Position};
-use twixt_train::data::{self, Game, Header};
+use twixt_train::data::{self, merge, Game, Header};
 use twixt_train::selfplay::{self, mover, SelfplayOptions};
 
 fn header() -> Header {
@@ -124,6 +124,34 @@ fn shards_of_a_run_hold_its_games_once_and_train_together() {
     let twice = [paths[0].clone(), whole.clone()];
     let error = format!("{:#}", data::read_complete(&twice).unwrap_err());
     assert!(error.contains("game 0 of this run is in"), "{error}");
+
+    // Merged, the shards are the one-machine run's file, byte for byte.
+    let merged = dir.path().join("merged.bin");
+    let m = merge::merge(&paths, &merged, Some(5)).unwrap();
+    assert_eq!(m.games, 5);
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    // A merge that lacks a shard, overlaps or mixes runs is refused, and writes nothing.
+    let refused = |shards: &[std::path::PathBuf], games| {
+        let out = dir.path().join("refused.bin");
+        let e = format!("{:#}", merge::merge(shards, &out, games).unwrap_err());
+        assert!(!out.exists(), "{e}");
+        e
+    };
+    let e = refused(&paths[..1], Some(5));
+    assert!(
+        e.contains("2 of the run's 5 games are in no shard (the first: game 1)"),
+        "{e}"
+    );
+    assert!(refused(&twice, None).contains("game 0 is in"));
+    let other = dir.path().join("other.bin");
+    let mut o = options(&other, 1, false);
+    o.seed += 1;
+    selfplay::run(&o).unwrap();
+    let e = refused(&[paths[1].clone(), other], None);
+    assert!(e.contains("another run's shard"), "{e}");
 }
 
 #[test]

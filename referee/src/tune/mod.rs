@@ -4,12 +4,14 @@
 //! parameters, [`trajectory`] the file a run keeps and resumes from.
 
 pub mod listing;
+pub mod runner;
 pub mod spsa;
 pub mod trajectory;
 
 use crate::clocks::Clocks;
 use crate::engines::{EngineOptions, Engines};
 use crate::matches::{run_match, MatchConfig, MatchOptions};
+use crate::tally::Tally;
 use anyhow::{bail, Context, Result};
 use listing::{choose, parse_listing, Choice};
 use spsa::{probe, update, Axis, Probe, Schedule};
@@ -35,7 +37,12 @@ so the last perturbation is c_end and the last a_k / c_k^2 is --r-end.
 The parameters, their values, ranges and steps come from `PROGRAM params` (the first word of
 CMD), e.g. `twixt-bot params`, or from --params-cmd. --out keeps one CSV row per iteration
 (a '# ' line with the run's settings first) and an SVG plot beside it (OUT with .svg).
-Ctrl-C stops the run; the same command with --resume goes on from the last row.";
+Ctrl-C stops the run; the same command with --resume goes on from the last row.
+
+With --runner, each iteration's pairs are cut into --jobs slices, each one `match --shard I/J`
+command line, and the runner runs them on many machines (GNU parallel over ssh, or srun in a
+Slurm allocation): an iteration takes the time of its longest slice. A slice that fails is run
+again; the run is the one-machine run's for the same seed.";
 
 /// The options of `tune`.
 #[derive(clap::Args, Clone, Debug)]
@@ -72,6 +79,19 @@ pub struct TuneOptions {
     /// Games played at once.
     #[arg(long, default_value_t = 1)]
     pub concurrency: usize,
+    /// Play each iteration's pairs through this runner instead: a program that runs the
+    /// shell command lines of its stdin (one `match --shard I/J` a slice) and writes their
+    /// output whole, e.g. "parallel --sshloginfile machines.txt" or, in a Slurm allocation,
+    /// "parallel -j 8 srun -N1 -n1 --exclusive sh -c {}".
+    #[arg(long)]
+    pub runner: Option<String>,
+    /// With --runner: the slices an iteration's pairs are cut into [default: --pairs].
+    #[arg(long, requires = "runner")]
+    pub jobs: Option<usize>,
+    /// With --runner: the referee the slices run on their machines [default: this one's
+    /// path, the same on every machine].
+    #[arg(long, requires = "runner")]
+    pub referee: Option<String>,
     /// The run's seed: signs, game seeds and openings.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -223,11 +243,42 @@ fn play(o: &TuneOptions, s: &Settings, p: &Probe, k: usize) -> Result<([u64; 3],
         report_every: usize::MAX,
         shard: None,
     };
-    let cfg = MatchConfig {
-        quiet: true,
-        ..MatchConfig::new(engines, options)?
+    let tally = match &o.runner {
+        None => {
+            let cfg = MatchConfig {
+                quiet: true,
+                ..MatchConfig::new(engines, options)?
+            };
+            run_match(&cfg)?.1
+        }
+        Some(runner) => {
+            let referee = match &o.referee {
+                Some(r) => r.clone(),
+                None => std::env::current_exe()
+                    .context("this referee's path")?
+                    .display()
+                    .to_string(),
+            };
+            let slices = runner::Slices {
+                referee: &referee,
+                cmds: [&engines.cmds[0], &engines.cmds[1]],
+                clocks: s.clocks,
+                pairs: s.pairs,
+                random_openings: s.random_openings,
+                seed: options.seed,
+                jobs: o.jobs.unwrap_or(s.pairs).max(1),
+            };
+            let games = runner::run(runner, &slices)?;
+            let mut tally = Tally::default();
+            for r in &games {
+                if let Some(path) = &o.results {
+                    r.append_to(path)?;
+                }
+                tally.add(r);
+            }
+            tally
+        }
     };
-    let (_, tally) = run_match(&cfg)?;
     let w = &tally.wdl;
     let pairs = (0..5)
         .flat_map(|c| std::iter::repeat_n(c as f64 / 2.0, tally.penta.0[c] as usize))

@@ -46,6 +46,7 @@ use twixt::position::Outcome;
 use twixt::{Cell, Move, Player, Position};
 
 mod cursor;
+pub mod merge;
 pub mod packed;
 mod search;
 
