@@ -59,10 +59,8 @@ pub fn merged(files: &[PathBuf]) -> Result<Vec<GameRecord>> {
 /// The games of whole pairs, and the pairs that have only one game (the pairs to replay).
 pub fn whole_pairs(games: Vec<GameRecord>) -> (Vec<GameRecord>, Vec<usize>) {
     let mut count: BTreeMap<usize, usize> = BTreeMap::new();
-    for r in &games {
-        *count
-            .entry(r.slot.map_or(usize::MAX, |s| s.pair))
-            .or_default() += 1;
+    for s in games.iter().filter_map(|r| r.slot) {
+        *count.entry(s.pair).or_default() += 1;
     }
     let whole = |r: &GameRecord| r.slot.is_some_and(|s| count[&s.pair] == 2);
     let torn = count.iter().filter(|(_, &n)| n != 2).map(|(&p, _)| p);

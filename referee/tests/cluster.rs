@@ -130,6 +130,28 @@ fn one_machine_match(dir: &Path) -> PathBuf {
     out
 }
 
+/// Asserts that the merged match in `DIR/m` holds the one-machine match's games.
+fn assert_match_is_one_machine_s(dir: &Path) {
+    assert_eq!(
+        games(&dir.join("m/merged.jsonl")),
+        games(&one_machine_match(dir))
+    );
+}
+
+/// The bytes of the merged self-play file in `DIR/sp`.
+fn merged_selfplay(dir: &Path) -> Vec<u8> {
+    std::fs::read(dir.join("sp/merged.bin")).unwrap()
+}
+
+/// The tune's trajectory on one machine, written to `DIR/one.csv`.
+fn one_machine_tune(dir: &Path) -> String {
+    ok(
+        tune(dir, "one.csv", None).output().unwrap(),
+        "one machine's tune",
+    );
+    std::fs::read_to_string(dir.join("one.csv")).unwrap()
+}
+
 /// A tune of two iterations of three pairs; with `runner`, through it.
 fn tune(dir: &Path, out: &str, runner: Option<&str>) -> Command {
     let bot = binary("twixt-bot");
@@ -208,11 +230,7 @@ fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
     args.extend(selfplay_args());
     ok(cluster(&dir, &args, &[]), "the cluster's self-play");
     let whole = one_machine_selfplay(&dir);
-    assert_eq!(
-        std::fs::read(dir.join("sp/merged.bin")).unwrap(),
-        whole,
-        "merged = one machine"
-    );
+    assert_eq!(merged_selfplay(&dir), whole, "merged = one machine");
 
     // A shard killed halfway fails the run, and nothing is merged; the same command resumes.
     let again = dir.join("again");
@@ -247,8 +265,7 @@ fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
         "nothing is merged short"
     );
     ok(cluster(&again, &args, &[]), "the resumed self-play");
-    let resumed = std::fs::read(again.join("sp/merged.bin")).unwrap();
-    assert_eq!(resumed, whole, "resumed = one machine");
+    assert_eq!(merged_selfplay(&again), whole, "resumed = one machine");
 
     // A match: the merged games are the one-machine match's.
     let mut args = head("m", "match");
@@ -265,16 +282,10 @@ fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
         out.contains("--- merged: 8 games ---") && out.contains("LLR"),
         "{out}"
     );
-    assert_eq!(
-        games(&dir.join("m/merged.jsonl")),
-        games(&one_machine_match(&dir))
-    );
+    assert_match_is_one_machine_s(&dir);
 
     // A tune whose pairs go through parallel: its trajectory is the one-machine run's.
-    ok(
-        tune(&dir, "one.csv", None).output().unwrap(),
-        "one machine's tune",
-    );
+    let one = one_machine_tune(&dir);
     let runner = format!(
         "parallel --will-cite --ssh '{}' --sshloginfile machines",
         sshd.ssh_command()
@@ -284,7 +295,7 @@ fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
         "the tune over ssh",
     );
     let csv = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    assert_eq!(csv("ssh.csv"), csv("one.csv"));
+    assert_eq!(csv("ssh.csv"), one);
 }
 
 #[test]
@@ -327,27 +338,17 @@ fn self_play_a_match_and_a_tune_on_slurm_are_one_machine_s() {
     args.extend(selfplay_args());
     ok(cluster(&dir, &args, &env), "the array job's self-play");
     let whole = one_machine_selfplay(&dir);
-    assert_eq!(
-        std::fs::read(dir.join("sp/merged.bin")).unwrap(),
-        whole,
-        "merged = one machine"
-    );
+    assert_eq!(merged_selfplay(&dir), whole, "merged = one machine");
 
     let referee = Path::new(env!("CARGO_BIN_EXE_twixt-referee"));
     let mut args = head("m", referee, "match");
     args.extend(match_args());
     let out = ok(cluster(&dir, &args, &env), "the array job's match");
     assert!(out.contains("--- merged: 8 games ---"), "{out}");
-    assert_eq!(
-        games(&dir.join("m/merged.jsonl")),
-        games(&one_machine_match(&dir))
-    );
+    assert_match_is_one_machine_s(&dir);
 
     // A tune in a two-task allocation, its slices run by srun.
-    ok(
-        tune(&dir, "one.csv", None).output().unwrap(),
-        "one machine's tune",
-    );
+    let one = one_machine_tune(&dir);
     let runner = "parallel --will-cite -j 2 srun -N1 -n1 --exclusive sh -c {}";
     let tuned = tune(&dir, "srun.csv", Some(runner));
     let words: Vec<String> = std::iter::once(tuned.get_program())
@@ -362,5 +363,5 @@ fn self_play_a_match_and_a_tune_on_slurm_are_one_machine_s() {
         .envs(env);
     ok(sbatch.output().unwrap(), "sbatch of the tune");
     let csv = |f: &str| std::fs::read_to_string(dir.join(f)).unwrap();
-    assert_eq!(csv("srun.csv"), csv("one.csv"), "{}", csv("tune.log"));
+    assert_eq!(csv("srun.csv"), one, "{}", csv("tune.log"));
 }
