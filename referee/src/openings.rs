@@ -9,12 +9,22 @@ use std::path::Path;
 use twixt::position::Move;
 use twixt_reference::RefGame;
 
-/// The game after `opening`, checked legal move by move and still open.
+/// The game after `opening`, checked legal move by move, still open, and without a swap: the
+/// bots start after the opening, and the protocol tells a swap only to player 0, on the turn
+/// right after it, so player 1's bot would see one peg a side and take itself for player 0
+/// (SPEC, "The turn protocol": a process started mid-game assumes there was no swap).
 pub fn start(opening: &[Move]) -> Result<RefGame> {
     let game = RefGame::from_moves(opening)
         .map_err(|(i, e)| anyhow!("opening move {} is illegal: {e}", i + 1))?;
     if game.outcome().is_some() {
         bail!("the opening already ends the game");
+    }
+    if let Some(i) = opening.iter().position(|&m| m == Move::Swap) {
+        bail!(
+            "opening move {} is a swap: a bot that starts after it is never told SWAP and \
+             cannot tell its side (let the bots swap: end the opening before it)",
+            i + 1
+        );
     }
     Ok(game)
 }
@@ -83,7 +93,14 @@ mod tests {
             parse_opening("E5 zz").unwrap_err().to_string(),
             "'zz' is not a hole name (a letter A-L and a row 1-12)"
         );
-        assert_eq!(parse_opening("E5 SWAP F7").unwrap().len(), 3);
+        for swapped in ["E5 SWAP", "E5 SWAP F7"] {
+            assert_eq!(
+                parse_opening(swapped).unwrap_err().to_string(),
+                "opening move 2 is a swap: a bot that starts after it is never told SWAP and \
+                 cannot tell its side (let the bots swap: end the opening before it)"
+            );
+        }
+        assert_eq!(parse_opening("E5 F7").unwrap().len(), 2);
         assert!(
             parse_opening("A5").is_err(),
             "player 0 may not play column A"
