@@ -1,12 +1,13 @@
 //! `twixt-train book`: `lines` counts the first plies' positions by key (mirror images as
 //! one) and names a bad record; `search` writes the same lines whatever the threads and
 //! resumes; `export` writes a book the engine's lookup reads back in every mirror frame, and
-//! refuses what it would not.
+//! refuses what it would not; `disagree` lists where a turn's search plays otherwise.
 
 use std::path::{Path, PathBuf};
 use twixt::board::Board;
 use twixt::bot::book::{lookup_in, position_key};
 use twixt::{Move, Player, Position};
+use twixt_train::book::disagree::{self, DisagreeOptions, Disagreement};
 use twixt_train::book::export::{self, ExportOptions};
 use twixt_train::book::lines::{self, LinesOptions};
 use twixt_train::book::search::{self, parse_record, SearchOptions};
@@ -325,4 +326,65 @@ fn export_refuses_a_mismatch_and_writes_nothing() {
     let module = std::fs::read_to_string(&out).unwrap();
     let written = twixt::bot::book::readable(book_of(&module)).unwrap();
     assert_eq!(written.len(), 1, "{module}");
+}
+
+fn searched_at(moves: &str, best: &str, share: f64) -> String {
+    let moves_list: Vec<&str> = moves.split_whitespace().collect();
+    serde_json::json!({"key": key(moves), "moves": moves_list, "count": 3, "iterations": 300,
+        "seed": 1, "best": best, "value": 0.5, "share": share, "top": []})
+    .to_string()
+        + "\n"
+}
+
+#[test]
+fn disagree_lists_the_positions_where_a_turn_s_search_plays_otherwise_and_none_after_a_swap() {
+    let dir = tempfile::tempdir().unwrap();
+    let deep = [
+        searched_at("F6 G9", "D4", 0.6),
+        searched_at("C3 D5 E7", "H8", 0.7),
+        searched_at("K4 SWAP F6", "E8", 0.9),
+        searched_at("B5 E9", "F7", 0.1),
+    ];
+    let deep = write(dir.path(), "deep.jsonl", &deep.concat());
+    // The first position reached by the mirrored game, the same move in its frame.
+    let agreeing = searched_at("G6 F9", "I4", 0.4);
+    let short = [agreeing.clone(), searched_at("C3 D5 E7", "H9", 0.5)];
+    let swap = searched_at("K4 SWAP F6", "D8", 0.5);
+    let options = |short: PathBuf| DisagreeOptions {
+        deep: deep.clone(),
+        short,
+        min_share: 0.3,
+        out: dir.path().join("openings.txt"),
+    };
+    let lacking = write(dir.path(), "lacking.jsonl", &short.concat());
+    let err = format!("{:#}", disagree::run(&options(lacking)).unwrap_err());
+    assert!(
+        err.contains("deep.jsonl: line 3: ") && err.contains("lacking.jsonl has no search of key"),
+        "{err}"
+    );
+    assert!(!dir.path().join("openings.txt").exists());
+
+    let short = write(dir.path(), "short.jsonl", &(short.concat() + &swap));
+    let found = disagree::compare(&options(short)).unwrap();
+    let expected = format!(
+        "C3 D5 E7  # {}: deep H8 (70%), a turn's H9\n",
+        key("C3 D5 E7")
+    );
+    assert_eq!(
+        found,
+        Disagreement {
+            openings: expected,
+            compared: 3,
+            agree: 1,
+            after_swap: 1
+        }
+    );
+    // A searched file is a positions file too: its count, key and moves.
+    let positions = lines::read(&deep).unwrap();
+    assert_eq!(positions.len(), 4);
+    assert_eq!(
+        (positions[2].count, positions[2].key.clone()),
+        (3, key("K4 SWAP F6"))
+    );
+    assert_eq!(positions[2].moves, ["K4", "SWAP", "F6"]);
 }

@@ -3,7 +3,7 @@
 //! lookup before anything is written.
 
 use super::replay;
-use super::search::{parse_record, Record};
+use super::search::{read_searched, Record};
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
@@ -29,13 +29,13 @@ pub struct ExportOptions {
 }
 
 /// One entry of the book with where it came from.
-struct Entry {
+pub(super) struct Entry {
     /// The position its moves reach.
     pos: Position,
     /// The searched move, in the game's frame.
     best: Move,
     /// The move in the key's frame.
-    mv: Cell,
+    pub(super) mv: Cell,
     /// The searched record.
     record: Record,
     /// `FILE: line N`.
@@ -43,7 +43,7 @@ struct Entry {
 }
 
 /// The entry a record gives: its move brought into its key's frame.
-fn entry(record: Record, at: String) -> Result<Entry, String> {
+pub(super) fn entry(record: Record, at: String) -> Result<Entry, String> {
     let pos = replay(&record.moves)?;
     let (key, frame) =
         position_key(&pos).ok_or("the moves reach a position the book cannot key")?;
@@ -68,13 +68,8 @@ fn entry(record: Record, at: String) -> Result<Entry, String> {
 fn entries(files: &[PathBuf], min_share: f64) -> Result<BTreeMap<String, Entry>> {
     let mut book: BTreeMap<String, Entry> = BTreeMap::new();
     for path in files {
-        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
-        for (i, row) in text.lines().enumerate() {
-            if row.trim().is_empty() {
-                continue;
-            }
-            let at = format!("{}: line {}", path.display(), i + 1);
-            let record = parse_record(row).map_err(|e| anyhow!("{at}: {e}"))?;
+        for (line, record) in read_searched(path)? {
+            let at = format!("{}: line {line}", path.display());
             if record.share < min_share {
                 continue;
             }

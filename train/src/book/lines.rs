@@ -194,8 +194,13 @@ pub fn read(path: &Path) -> Result<Vec<Line>> {
     Ok(out)
 }
 
-/// One line of a positions file, checked: its moves are legal and reach its key.
+/// One line of a positions file, checked: its moves are legal and reach its key. A line of a
+/// searched file (`book search`'s JSON) gives its count, key and moves, so the positions of
+/// one search can be searched again at other settings.
 fn parse(row: &str) -> Result<Line, String> {
+    if row.trim_start().starts_with('{') {
+        return parse_searched(row);
+    }
     let mut words = row.split_whitespace();
     let count = words.next().unwrap_or_default();
     let count: u32 = count
@@ -205,6 +210,17 @@ fn parse(row: &str) -> Result<Line, String> {
         .next()
         .ok_or("no key (a line is COUNT KEY MOVES...)")?;
     let moves: Vec<String> = words.map(str::to_string).collect();
+    checked(count, key, moves)
+}
+
+/// A searched file's line as a position: its `count`, `key` and `moves`.
+fn parse_searched(row: &str) -> Result<Line, String> {
+    let r = super::search::parse_record(row)?;
+    checked(r.count, &r.key, r.moves)
+}
+
+/// The line of `count`, `key` and `moves`, where the moves are legal and reach that key.
+fn checked(count: u32, key: &str, moves: Vec<String>) -> Result<Line, String> {
     let pos = replay(&moves)?;
     match position_key(&pos) {
         Some((k, _)) if k == key => Ok(Line {

@@ -2,8 +2,10 @@
 //! positions CodinGame games reach in their first plies ([`lines`], from the referee's
 //! results files) are searched far longer than a turn allows ([`search`]), and the searches'
 //! moves are written into the engine as `src/bot/book_moves.rs` ([`export`]), keyed as
-//! `twixt::bot::book` looks them up.
+//! `twixt::bot::book` looks them up; [`disagree`] lists where they change the bot's play,
+//! for a match that checks them.
 
+pub mod disagree;
 pub mod export;
 pub mod lines;
 pub mod search;
@@ -23,6 +25,9 @@ pub enum BookCommand {
     /// Write the engine module of the book from searched positions, each entry checked
     /// against the engine's own lookup.
     Export(export::ExportOptions),
+    /// Write the positions where the deep searches and a turn's searches of them choose
+    /// different moves as referee openings (to match the book against the search there).
+    Disagree(disagree::DisagreeOptions),
 }
 
 /// Runs a `twixt-train book` subcommand.
@@ -31,6 +36,7 @@ pub fn run(command: &BookCommand) -> Result<()> {
         BookCommand::Lines(options) => lines::run(options),
         BookCommand::Search(options) => search::run(options),
         BookCommand::Export(options) => export::run(options),
+        BookCommand::Disagree(options) => disagree::run(options),
     }
 }
 

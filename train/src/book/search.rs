@@ -70,6 +70,8 @@ pub struct Record {
     pub key: String,
     /// The moves that reach it, in the game's frame.
     pub moves: Vec<String>,
+    /// Games that reached it (the positions file's count).
+    pub count: u32,
     /// Iterations of the search.
     pub iterations: u64,
     /// Its seed.
@@ -185,6 +187,9 @@ pub fn parse_record(row: &str) -> Result<Record, String> {
     Ok(Record {
         key: text("key")?,
         moves,
+        count: number("count")?
+            .try_into()
+            .map_err(|_| "\"count\" is not a count of games")?,
         iterations: number("iterations")?,
         seed: number("seed")?,
         best: text("best")?,
@@ -193,6 +198,22 @@ pub fn parse_record(row: &str) -> Result<Record, String> {
             .and_then(Value::as_f64)
             .ok_or("no \"share\" number")?,
     })
+}
+
+/// The lines of a searched file with their line numbers; a bad line is an error naming the
+/// file and line.
+pub fn read_searched(path: &Path) -> Result<Vec<(usize, Record)>> {
+    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    let mut out = Vec::new();
+    for (i, row) in text.lines().enumerate() {
+        if row.trim().is_empty() {
+            continue;
+        }
+        let record =
+            parse_record(row).map_err(|e| anyhow!("{}: line {}: {e}", path.display(), i + 1))?;
+        out.push((i + 1, record));
+    }
+    Ok(out)
 }
 
 /// The keys an existing searched file holds, each searched at `iterations` and `seed`; a
