@@ -204,6 +204,11 @@ pub fn parse_record(row: &str) -> Result<Record, String> {
 /// file and line.
 pub fn read_searched(path: &Path) -> Result<Vec<(usize, Record)>> {
     let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+    searched_lines(&text, path)
+}
+
+/// The lines of `text`, the searched file `path` holds, with their line numbers.
+fn searched_lines(text: &str, path: &Path) -> Result<Vec<(usize, Record)>> {
     let mut out = Vec::new();
     for (i, row) in text.lines().enumerate() {
         if row.trim().is_empty() {
@@ -231,19 +236,15 @@ fn done(path: &Path, iterations: u64, seed: u64) -> Result<HashSet<String>> {
             .with_context(|| path.display().to_string())?;
     }
     let mut keys = HashSet::new();
-    for (i, row) in text[..whole].lines().enumerate() {
-        if row.trim().is_empty() {
-            continue;
-        }
-        let at = |e: String| anyhow!("{}: line {}: {e}", path.display(), i + 1);
-        let r = parse_record(row).map_err(at)?;
+    for (line, r) in searched_lines(&text[..whole], path)? {
         if (r.iterations, r.seed) != (iterations, seed) {
-            let e = format!(
-                "searched at {} iterations, seed {}, not {iterations}, seed {seed} (write \
-                 another file)",
-                r.iterations, r.seed
+            bail!(
+                "{}: line {line}: searched at {} iterations, seed {}, not {iterations}, seed \
+                 {seed} (write another file)",
+                path.display(),
+                r.iterations,
+                r.seed
             );
-            return Err(at(e));
         }
         keys.insert(r.key);
     }
