@@ -45,9 +45,9 @@ macro_rules! with_params {
             /// UCT exploration constant `c` in `q + c * sqrt(ln N / n)`. Tuned by SPSA
             /// (`twixt-referee tune`) for the gen3 network, as are `prior_visits`,
             /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), again
-            /// with `value_mix` and `minimax` (row 86), and with the refitted policy and tree
-            /// reuse (row 96).
-            exploration: f32 = 0.385066, min 0.0, max 1.0, step 0.05;
+            /// with `value_mix` and `minimax` (row 86), with the refitted policy and tree
+            /// reuse (row 96), and all six again (row 131).
+            exploration: f32 = 0.292828, min 0.0, max 1.0, step 0.05;
             /// Play a forced win in two without searching: a peg after which the opponent has
             /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
             win_in_two: bool = true, min false, max true, step true;
@@ -61,22 +61,22 @@ macro_rules! with_params {
             /// Virtual visits each new child starts with ([`super::prior`]); 0: no priors, and
             /// unvisited children are tried first.
             /// Tuned by SPSA.
-            prior_visits: u32 = 14, min 0, max 100, step 2;
+            prior_visits: u32 = 10, min 0, max 100, step 2;
             /// The learned prior's value for a move of the average policy share.
             /// Tuned by SPSA.
-            policy_mid: f32 = 0.35203, min 0.0, max 1.0, step 0.025;
+            policy_mid: f32 = 0.329874, min 0.0, max 1.0, step 0.025;
             /// What the learned prior adds per e-fold of a move's share over the average.
             /// Tuned by SPSA.
-            policy_slope: f32 = 0.142596, min 0.0, max 0.5, step 0.01;
+            policy_slope: f32 = 0.11699, min 0.0, max 0.5, step 0.01;
             /// Weight of the value network's chance ([`crate::knowledge::network`]; on the host
             /// without `value_net`, the distance value's) in each iteration's result, against
             /// the playout's (0: playouts alone; 1: the value alone, and no playout is played).
             /// Tuned by SPSA.
-            value_mix: f32 = 0.407515, min 0.0, max 1.0, step 0.05;
+            value_mix: f32 = 0.436525, min 0.0, max 1.0, step 0.05;
             /// Weight of implicit minimax backups (Lanctot et al. 2014) in selection: a child
             /// scores `(1 - w) * q + w * m`, `m` the minimax of the value's estimates at the
             /// leaves below it, kept apart from the playouts' results (0: off). Tuned by SPSA.
-            minimax: f32 = 0.089911, min 0.0, max 1.0, step 0.05;
+            minimax: f32 = 0.140697, min 0.0, max 1.0, step 0.05;
             /// Most nodes a tree keeps. Memory: 20 bytes a node (`tree::Node`), 24 with minimax
             /// backups, and tree reuse holds a second tree: 192 MB at most by default, where
             /// CodinGame allows 768 MB.
