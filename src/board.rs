@@ -29,6 +29,30 @@ const fn border_table() -> [[u8; 256]; 2] {
     out
 }
 
+/// The cells of each player's borders as [`border_tags`] tags them: `[p][0]` the first
+/// border, `[p][1]` the far one.
+static BORDER_ROWS: [[Bitboard; 2]; 2] = border_rows();
+
+const fn border_rows() -> [[Bitboard; 2]; 2] {
+    let (table, mut out) = (border_table(), [[Bitboard::EMPTY; 2]; 2]);
+    let mut i = 0;
+    while i < CELLS {
+        let mut p = 0;
+        while p < 2 {
+            let tags = table[p][i];
+            if tags & 1 != 0 {
+                out[p][0] = out[p][0].with_index(i);
+            }
+            if tags & 2 != 0 {
+                out[p][1] = out[p][1].with_index(i);
+            }
+            p += 1;
+        }
+        i += 1;
+    }
+    out
+}
+
 /// Pegs, links and connectivity. It knows no turn order; [`crate::position::Position`] does.
 #[derive(Clone)]
 pub struct Board {
@@ -164,6 +188,24 @@ impl Board {
     /// out from the groups it would link to, without placing it.
     pub fn wins_at(&self, p: Player, c: Cell) -> bool {
         self.reach(p, c) == 3
+    }
+
+    /// The holes where a peg of `p` might join its borders at once: each on or a knight's move
+    /// from a peg of a group on each border (on a border row or linked to such a group). Every
+    /// hole of [`Board::wins_at`] is among them, and few others are: a leaf's look for a win
+    /// in one asks [`Board::wins_at`] of those alone, not of its hundred-odd holes.
+    pub fn win_candidates(&self, p: Player) -> Bitboard {
+        let mut near = BORDER_ROWS[p.index()];
+        for c in self.pegs[p.index()].iter() {
+            let tags = self.groups.tags(c.index());
+            if tags & 1 != 0 {
+                near[0] = near[0].or(KNIGHTS[c.index()]);
+            }
+            if tags & 2 != 0 {
+                near[1] = near[1].or(KNIGHTS[c.index()]);
+            }
+        }
+        near[0].and(near[1])
     }
 
     /// The borders of `p` that `p`'s peg on the vacant, allowed hole `c` would join, with

@@ -6,6 +6,7 @@ use proptest::prelude::*;
 use random_games::random_move;
 use twixt::protocol::TurnReader;
 use twixt::rng::FastRng;
+use twixt::search::tactics;
 use twixt::{Cell, Move, Player, Position};
 use twixt_reference::RefGame;
 
@@ -97,10 +98,18 @@ proptest! {
         let pos = fast;
         prop_assume!(pos.outcome().is_none());
         let p = pos.to_move();
+        let mut wins = Vec::new();
         for c in pos.legal_holes().iter() {
             let mut next = pos.clone();
             let placed = next.place_and_check(c);
             prop_assert_eq!(pos.board().wins_at(p, c), placed, "{} at {}", p, c);
+            if placed {
+                wins.push(c);
+                prop_assert!(pos.board().win_candidates(p).has(c), "{} at {}", p, c);
+            }
         }
+        // The look for a win in one, which asks only the candidates, finds every one.
+        prop_assert_eq!(tactics::winning_holes(&pos), wins.clone());
+        prop_assert_eq!(tactics::can_win_now(&pos), !wins.is_empty());
     }
 }

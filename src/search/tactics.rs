@@ -12,6 +12,7 @@ fn with_turn(pos: &Position, p: Player) -> Position {
 pub fn winning_holes(pos: &Position) -> Vec<Cell> {
     let (board, p) = (pos.board(), pos.to_move());
     pos.legal_holes()
+        .and(board.win_candidates(p))
         .iter()
         .filter(|&c| board.wins_at(p, c))
         .collect()
@@ -20,7 +21,10 @@ pub fn winning_holes(pos: &Position) -> Vec<Cell> {
 /// Whether the player to move has an immediate win.
 pub fn can_win_now(pos: &Position) -> bool {
     let (board, p) = (pos.board(), pos.to_move());
-    pos.legal_holes().iter().any(|c| board.wins_at(p, c))
+    pos.legal_holes()
+        .and(board.win_candidates(p))
+        .iter()
+        .any(|c| board.wins_at(p, c))
 }
 
 /// The holes where the opponent of the player to move would win if it moved now.
