@@ -130,7 +130,13 @@ impl Iteration {
                     value: estimate,
                 };
             }
-            node = select(params, tree, node);
+            let parent = node;
+            node = select(params, tree, parent);
+            if tree.get(node).visits == params.prior_visits {
+                // Entered for the first time: the best of those not entered leads them now.
+                let next = (node - tree.children(parent).start) as usize + 1;
+                tree.lead_untouched(parent, next);
+            }
             let mover = pos.to_move();
             let child = tree.get_mut(node);
             let known = play_known(&mut pos, child.mv);

@@ -29,10 +29,11 @@ pub struct Recent<'a> {
     pub last_own: Option<Cell>,
 }
 
-/// Adds `moves` as the children of `node` (whose position is `pos`), each with its prior
-/// when `prior_visits` is above zero: the learned policy's (on the host, the hand-set one
-/// without `policy_prior`), else an even share and no virtual visits. Returns whether they
-/// were added (the memory bound).
+/// Adds `moves` (legal moves, in their order) as the children of `node` (whose position is
+/// `pos`), each with its prior when `prior_visits` is above zero: the learned policy's (on the
+/// host, the hand-set one without `policy_prior`), the best first ([`Tree::lead_untouched`]);
+/// else an even share and no virtual visits. Returns whether they were added (the memory
+/// bound).
 pub fn expand(
     params: &Params,
     tree: &mut Tree,
@@ -48,10 +49,12 @@ pub fn expand(
     #[cfg(not(codingame))]
     if n0 > 0 && !params.policy_prior {
         hand::expand(params, tree, node, pos);
+        tree.lead_untouched(node, 0);
         return true;
     }
     if n0 > 0 {
         learned(params, tree, node, pos, recent);
+        tree.lead_untouched(node, 0);
     } else {
         let even = 1.0 / moves.len() as f32;
         for i in tree.children(node) {
@@ -247,9 +250,15 @@ mod tests {
                 ..recent(&scorer)
             };
             assert!(expand(&params, &mut tree, 0, &pos, &moves, &recent));
-            tree.children(0)
-                .map(|i| tree.get(i).prior)
-                .collect::<Vec<f32>>()
+            // In the order of `moves`: the best child leads the others.
+            let prior = |m: &Move| {
+                tree.child_nodes(0)
+                    .iter()
+                    .find(|n| n.mv == *m)
+                    .unwrap()
+                    .prior
+            };
+            moves.iter().map(prior).collect::<Vec<f32>>()
         };
         let softmax = |logits: Vec<f32>| {
             let max = logits.iter().fold(f32::MIN, |m, &l| m.max(l));

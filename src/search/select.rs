@@ -8,7 +8,7 @@
 //! the bit as one computed alone: the search, and its bench signature, do not change.
 
 use super::params::Params;
-use super::tree::{Node, Tree};
+use super::tree::{move_order, Node, Tree};
 
 /// The child of `parent` to walk to: the best UCT score `q + exploration * sqrt(ln N / n)`,
 /// an unvisited child first, where with `minimax` above 0 the score's `q` is mixed with the
@@ -18,9 +18,8 @@ pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
     let (log_n, c) = (parent_visits.ln(), params.exploration);
     let (w, known) = (params.minimax, tree.children_minimax(parent));
-    let best = first_best(tree.child_nodes(parent), |at, q| {
-        mixed(q, minimax_lanes(known, at), log_n, c, w)
-    });
+    let rate = |at, q: &Quad| mixed(q, minimax_lanes(known, at), log_n, c, w);
+    let best = first_best(tree.child_nodes(parent), rate, params.prior_visits);
     tree.children(parent).start + best as u32
 }
 
@@ -70,17 +69,29 @@ fn minimax_lanes(known: &[f32], at: usize) -> [f32; 4] {
     }
 }
 
-/// The index of the first of `nodes` of the highest score (0 when none scores above minus
-/// infinity; a NaN never does), given `rate`, which scores four at once (told the first one's
-/// index).
+/// The index in `nodes` of the highest score given `rate`, which scores four at once (told
+/// the first one's index), of equal scores the first in the order of the legal moves (0 when
+/// none scores above minus infinity; a NaN never does), looking up to the first four that hold
+/// a child of `untouched` visits.
+///
+/// The search keeps the children no iteration has entered (their virtual visits alone,
+/// `prior_visits`: any child entered has more) after those entered, the best of them first
+/// ([`Tree::lead_untouched`]). Such a child has no minimax value, so it scores by its prior
+/// alone, and no other one not entered scores higher: only the children before it, those
+/// the search has entered (a handful of a hundred, but at the root), and it need scoring.
 #[inline(always)]
-fn first_best(nodes: &[Node], rate: impl Fn(usize, &Quad) -> [f32; 4]) -> usize {
+fn first_best(nodes: &[Node], rate: impl Fn(usize, &Quad) -> [f32; 4], untouched: u32) -> usize {
     let mut best = (f32::NEG_INFINITY, 0);
     for (k, four) in nodes.chunks(4).enumerate() {
-        for (j, &s) in rate(4 * k, &Quad::of(four)).iter().enumerate() {
-            if s > best.0 {
+        let quad = Quad::of(four);
+        for (j, (&s, n)) in rate(4 * k, &quad).iter().zip(four).enumerate() {
+            let first = || move_order(n.mv) < move_order(nodes[best.1].mv);
+            if s > best.0 || (s == best.0 && first()) {
                 best = (s, 4 * k + j);
             }
+        }
+        if quad.visits.contains(&untouched) {
+            break;
         }
     }
     best.1
@@ -158,6 +169,15 @@ mod tests {
     use crate::position::Move;
     use crate::rng::FastRng;
     use crate::search::tree::ROOT;
+
+    /// The defaults with virtual visits that no child of these tests' random children has:
+    /// selection looks at them all.
+    fn unordered() -> Params {
+        Params {
+            prior_visits: u32::MAX,
+            ..Params::default()
+        }
+    }
 
     /// Plain UCT in the lanes: the mix with no minimax value and weight 0.
     fn uct(q: &Quad, log_n: f32, c: f32) -> [f32; 4] {
@@ -243,7 +263,7 @@ mod tests {
         for round in 0..2000 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
             let (log_n, c) = ((nodes.len() as f32).ln(), 0.35);
-            let found = first_best(&nodes, |_, q| uct(q, log_n, c));
+            let found = first_best(&nodes, |_, q| uct(q, log_n, c), u32::MAX);
             assert_eq!(found, first_best_plainly(&nodes, |n| uct_one(n, log_n, c)));
             // Scores that are NaN are never best; when all are, the first child is.
             let nan = |_, q: &Quad| q.visits.map(|v| if v < 2 { f32::NAN } else { v as f32 });
@@ -254,7 +274,10 @@ mod tests {
                     n.visits as f32
                 }
             };
-            assert_eq!(first_best(&nodes, nan), first_best_plainly(&nodes, nan_one));
+            assert_eq!(
+                first_best(&nodes, nan, u32::MAX),
+                first_best_plainly(&nodes, nan_one)
+            );
         }
     }
 
@@ -286,7 +309,7 @@ mod tests {
             for minimax in [0.0, 0.3] {
                 let params = Params {
                     minimax,
-                    ..Params::default()
+                    ..unordered()
                 };
                 assert_eq!(select(&params, &tree, ROOT), best.1, "{params:?}");
             }
@@ -338,7 +361,7 @@ mod tests {
             }
             let params = Params {
                 minimax: 0.3,
-                ..Params::default()
+                ..unordered()
             };
             let log_n = (tree.get(ROOT).visits as f32).ln();
             let mut best = (f32::NEG_INFINITY, tree.children(ROOT).start);
@@ -353,6 +376,55 @@ mod tests {
                 }
             }
             assert_eq!(select(&params, &tree, ROOT), best.1);
+        }
+    }
+
+    #[test]
+    fn selection_that_stops_at_the_first_child_not_entered_chooses_as_a_full_scan() {
+        for (moves, minimax, prior_visits) in [("F6 E7", 0.14, 10), ("C3 SWAP H8", 0.0, 4)] {
+            let params = Params {
+                minimax,
+                prior_visits,
+                ..Params::default()
+            };
+            let mut searcher = crate::search::Searcher::new(params.clone(), 5);
+            let pos = crate::testing::position(moves);
+            searcher.ponder(&pos, &crate::testing::iterations(4000));
+            let tree = &searcher.last.as_ref().unwrap().1;
+            let mut stopped_early = 0;
+            for i in 0..tree.len() as u32 {
+                if tree.get(i).children == 0 {
+                    continue;
+                }
+                // Every child scored one at a time, in the order of the legal moves: the first
+                // of the best.
+                let log_n = (tree.get(i).visits.max(1) as f32).ln();
+                let mut scored: Vec<(usize, f32, Move)> = tree
+                    .children(i)
+                    .map(|c| {
+                        let (n, m) = (tree.get(c), tree.minimax(c));
+                        let s = mixed_one(n, m, log_n, params.exploration, minimax);
+                        (move_order(n.mv), s, n.mv)
+                    })
+                    .collect();
+                scored.sort_by_key(|&(order, _, _)| order);
+                let mut best = (f32::NEG_INFINITY, scored[0].2);
+                for &(_, s, mv) in &scored {
+                    if s > best.0 {
+                        best = (s, mv);
+                    }
+                }
+                assert_eq!(tree.get(select(&params, tree, i)).mv, best.1, "node {i}");
+                let entered = tree
+                    .child_nodes(i)
+                    .iter()
+                    .filter(|n| n.visits > prior_visits);
+                stopped_early += (entered.count() + 4 < tree.get(i).children as usize) as u32;
+            }
+            assert!(
+                stopped_early > 100,
+                "{moves}: {stopped_early} nodes stopped early"
+            );
         }
     }
 }

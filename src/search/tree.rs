@@ -98,6 +98,15 @@ fn best_known(values: &[f32]) -> f32 {
     }
 }
 
+/// Where a move stands in the order of the legal moves: holes by index, then SWAP.
+#[inline]
+pub fn move_order(mv: Move) -> usize {
+    match mv {
+        Move::Peg(c) => c.index(),
+        Move::Swap => usize::MAX,
+    }
+}
+
 /// Index of the root node.
 pub const ROOT: u32 = 0;
 
@@ -239,6 +248,29 @@ impl Tree {
         true
     }
 
+    /// Among the children of `i` from the `from`-th on, which no iteration has entered (each
+    /// with its virtual visits and no more), brings the best to the `from`-th place: the most
+    /// wins, and of equal wins the first in the order of the legal moves (holes by index, then
+    /// SWAP), the order in which they were added. The search keeps this after an expansion
+    /// (`from` 0) and each time it enters the child in that place (`from` the next one), so
+    /// that selection may stop at it: every child after it scores no higher by its prior alone
+    /// ([`super::select`]). Only places at `from` and after move, none of them entered.
+    pub fn lead_untouched(&mut self, i: u32, from: usize) {
+        let r = self.children(i);
+        let children = &mut self.nodes[r.start as usize..r.end as usize];
+        if from >= children.len() {
+            return;
+        }
+        let (rest, mut best) = (&children[from..], 0);
+        for (k, n) in rest.iter().enumerate().skip(1) {
+            let b = &rest[best];
+            if n.wins > b.wins || (n.wins == b.wins && move_order(n.mv) < move_order(b.mv)) {
+                best = k;
+            }
+        }
+        children.swap(from, from + best);
+    }
+
     /// A tree made of the subtree under `i`, `i` becoming the root (tree reuse between
     /// turns), in `memory` (see [`Tree::reusing`]). Children stay contiguous; the node bound
     /// is kept.
@@ -297,6 +329,47 @@ mod tests {
                 .iter()
                 .fold(f32::NAN, |m, &v| if v > m || m.is_nan() { v } else { m });
             assert_eq!(best_known(&values).to_bits(), plain.to_bits(), "{values:?}");
+        }
+    }
+
+    #[test]
+    fn the_best_child_not_entered_is_brought_forward() {
+        let mut rng = crate::rng::FastRng::new(8);
+        for _ in 0..300 {
+            let holes: Vec<Move> = crate::bitboard::Bitboard::HOLES
+                .iter()
+                .map(Move::Peg)
+                .collect();
+            let len = 1 + rng.below(holes.len() as u32) as usize;
+            let mut t = Tree::new(1000);
+            assert!(t.expand(ROOT, holes[..len].iter().copied()));
+            for i in t.children(ROOT) {
+                (t.get_mut(i).visits, t.get_mut(i).wins) = (7, rng.below(6) as f32 * 0.75);
+            }
+            let from = rng.below(len as u32 + 1) as usize;
+            let before: Vec<(Move, f32)> =
+                t.child_nodes(ROOT).iter().map(|n| (n.mv, n.wins)).collect();
+            t.lead_untouched(ROOT, from);
+            let after: Vec<(Move, f32)> =
+                t.child_nodes(ROOT).iter().map(|n| (n.mv, n.wins)).collect();
+            assert_eq!(
+                after[..from],
+                before[..from],
+                "the places before `from` stay"
+            );
+            let mut rest = before[from..].to_vec();
+            if let Some(&lead) = after.get(from) {
+                // The most wins, and of equal wins the first hole.
+                rest.sort_by(|a, b| {
+                    b.1.partial_cmp(&a.1)
+                        .unwrap()
+                        .then(move_order(a.0).cmp(&move_order(b.0)))
+                });
+                assert_eq!(lead, rest[0]);
+            }
+            let mut moved = after.clone();
+            moved.sort_by_key(|&(mv, _)| move_order(mv));
+            assert_eq!(moved, before, "the same children");
         }
     }
 
