@@ -231,21 +231,11 @@ mod tests {
             .collect()
     }
 
-    /// UCT of one node, as `Node::value` and the bonus.
+    /// UCT of one node, as `Node::value` and the bonus, for counts past what `f32` holds
+    /// exactly (the lanes' other scores: `four_lanes_mix_minimax_as_one_node_at_a_time`).
     #[test]
-    fn four_lanes_score_as_one_node_at_a_time() {
+    fn four_lanes_convert_large_counts_as_one_node_at_a_time() {
         let mut rng = FastRng::new(5);
-        for round in 0..3000 {
-            let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 1 << 20 });
-            let (log_n, c) = (((1 + rng.below(1 << 20)) as f32).ln(), 0.35);
-            for four in nodes.chunks(4) {
-                let q = Quad::of(four);
-                let lanes = uct(&q, log_n, c).map(f32::to_bits);
-                for (j, n) in four.iter().enumerate() {
-                    assert_eq!(lanes[j], uct_one(n, log_n, c).to_bits(), "{n:?}");
-                }
-            }
-        }
         // Counts past 2^24 round as `as f32` rounds them, and past 2^31 convert unsigned.
         for visits in [(1 << 24) + 1, (1 << 31) + 3, u32::MAX] {
             let n = Node {
@@ -326,6 +316,7 @@ mod tests {
             .collect()
     }
 
+    /// The mix of every lane, and plain UCT's (the mix at weight 0), as one node's.
     #[test]
     fn four_lanes_mix_minimax_as_one_node_at_a_time() {
         let mut rng = FastRng::new(6);
@@ -337,9 +328,11 @@ mod tests {
             for (k, four) in nodes.chunks(4).enumerate() {
                 let (q, m) = (Quad::of(four), minimax_lanes(&known, 4 * k));
                 let lanes = mixed(&q, m, log_n, c, w).map(f32::to_bits);
+                let plain = uct(&q, log_n, c).map(f32::to_bits);
                 for (j, n) in four.iter().enumerate() {
                     let one = mixed_one(n, known[4 * k + j], log_n, c, w);
                     assert_eq!(lanes[j], one.to_bits(), "{n:?}");
+                    assert_eq!(plain[j], uct_one(n, log_n, c).to_bits(), "{n:?}");
                 }
             }
         }
