@@ -12,8 +12,8 @@ use super::tree::{move_order, Node, Tree};
 
 /// The child of `parent` to walk to: the best UCT score `q + exploration * sqrt(ln N / n)`,
 /// an unvisited child first, where with `minimax` above 0 the score's `q` is mixed with the
-/// child's implicit minimax value (`q` itself while that is unknown). The first of equal
-/// scores wins.
+/// child's implicit minimax value (`q` itself while that is unknown). Of equal scores, the
+/// first in the order of the legal moves wins.
 pub(super) fn select(params: &Params, tree: &Tree, parent: u32) -> u32 {
     let parent_visits = tree.get(parent).visits.max(1) as f32;
     let (log_n, c) = (parent_visits.ln(), params.exploration);
@@ -271,37 +271,56 @@ mod tests {
         }
     }
 
+    /// A tree whose root, of `visits` visits, has `nodes` as children, with `known` as their
+    /// minimax values where given (a tree that keeps none otherwise).
+    fn rooted(nodes: &[Node], visits: u32, known: Option<&[f32]>) -> Tree {
+        let mut tree = Tree::new(1000);
+        tree.expand(ROOT, nodes.iter().map(|_| Move::Swap));
+        tree.get_mut(ROOT).visits = visits;
+        if known.is_some() {
+            tree.track_minimax();
+        }
+        for (k, (i, n)) in tree.children(ROOT).zip(nodes).enumerate() {
+            *tree.get_mut(i) = *n;
+            if let Some(known) = known {
+                tree.set_minimax(i, known[k]);
+            }
+        }
+        tree
+    }
+
+    /// The child of the root that the plain loop chooses by `score`: an infinite one at once,
+    /// else the first strictly better.
+    fn plain_choice(tree: &Tree, score: impl Fn(u32) -> f32) -> u32 {
+        let mut best = (f32::NEG_INFINITY, tree.children(ROOT).start);
+        for i in tree.children(ROOT) {
+            let s = score(i);
+            if s == f32::INFINITY {
+                return i;
+            }
+            if s > best.0 {
+                best = (s, i);
+            }
+        }
+        best.1
+    }
+
     #[test]
     fn select_walks_to_the_plain_loops_child_by_uct_with_and_without_minimax() {
         let mut rng = FastRng::new(9);
         for round in 0..500 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
-            let mut tree = Tree::new(1000);
-            tree.expand(ROOT, nodes.iter().map(|_| Move::Swap));
-            tree.get_mut(ROOT).visits = 1 + rng.below(5000);
-            for (i, n) in tree.children(ROOT).zip(&nodes) {
-                *tree.get_mut(i) = *n;
-            }
-            let n = tree.get(ROOT).visits as f32;
-            let first = tree.children(ROOT).start;
-            let mut best = (f32::NEG_INFINITY, first);
-            for i in tree.children(ROOT) {
-                let s = uct_one(tree.get(i), n.ln(), Params::default().exploration);
-                if s == f32::INFINITY {
-                    best = (s, i);
-                    break;
-                }
-                if s > best.0 {
-                    best = (s, i);
-                }
-            }
+            let tree = rooted(&nodes, 1 + rng.below(5000), None);
+            let log_n = (tree.get(ROOT).visits as f32).ln();
+            let c = Params::default().exploration;
+            let best = plain_choice(&tree, |i| uct_one(tree.get(i), log_n, c));
             // With no minimax value below any child, the mixed score is UCT's.
             for minimax in [0.0, 0.3] {
                 let params = Params {
                     minimax,
                     ..unordered()
                 };
-                assert_eq!(select(&params, &tree, ROOT), best.1, "{params:?}");
+                assert_eq!(select(&params, &tree, ROOT), best, "{params:?}");
             }
         }
     }
@@ -343,32 +362,18 @@ mod tests {
         let mut rng = FastRng::new(10);
         for round in 0..500 {
             let nodes = children(&mut rng, if round % 2 == 0 { 4 } else { 40 });
-            let mut tree = Tree::new(1000);
-            tree.expand(ROOT, nodes.iter().map(|_| Move::Swap));
-            tree.track_minimax();
-            tree.get_mut(ROOT).visits = 1 + rng.below(5000);
+            let visits = 1 + rng.below(5000);
             let known = minimax_values(&mut rng, nodes.len());
-            for ((i, n), &m) in tree.children(ROOT).zip(&nodes).zip(&known) {
-                *tree.get_mut(i) = *n;
-                tree.set_minimax(i, m);
-            }
+            let tree = rooted(&nodes, visits, Some(&known));
             let params = Params {
                 minimax: 0.3,
                 ..unordered()
             };
-            let log_n = (tree.get(ROOT).visits as f32).ln();
-            let mut best = (f32::NEG_INFINITY, tree.children(ROOT).start);
-            for i in tree.children(ROOT) {
-                let s = mixed_one(tree.get(i), tree.minimax(i), log_n, params.exploration, 0.3);
-                if s == f32::INFINITY {
-                    best = (s, i);
-                    break;
-                }
-                if s > best.0 {
-                    best = (s, i);
-                }
-            }
-            assert_eq!(select(&params, &tree, ROOT), best.1);
+            let log_n = (visits as f32).ln();
+            let best = plain_choice(&tree, |i| {
+                mixed_one(tree.get(i), tree.minimax(i), log_n, params.exploration, 0.3)
+            });
+            assert_eq!(select(&params, &tree, ROOT), best);
         }
     }
 

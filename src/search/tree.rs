@@ -100,7 +100,7 @@ fn best_known(values: &[f32]) -> f32 {
 
 /// Where a move stands in the order of the legal moves: holes by index, then SWAP.
 #[inline]
-pub fn move_order(mv: Move) -> usize {
+pub(super) fn move_order(mv: Move) -> usize {
     match mv {
         Move::Peg(c) => c.index(),
         Move::Swap => usize::MAX,
