@@ -13,6 +13,7 @@ use std::process::ExitCode;
 use twixt_referee::brutaltester;
 use twixt_referee::engines::{EngineOptions, Engines};
 use twixt_referee::game::{play_game, GameSetup};
+use twixt_referee::losses::suite::{self, SuiteArgs};
 use twixt_referee::losses::{self, LossesArgs};
 use twixt_referee::matches::{run_match, say, MatchConfig, MatchEnd, MatchOptions};
 use twixt_referee::openings::parse_opening;
@@ -53,6 +54,9 @@ enum Command {
     /// Every game a bot lost (or a sample): its values, the move after which they stayed
     /// below half, the phase (book, middle game, tactics); the positions as fixtures.
     Losses(LossesArgs),
+    /// Ask a bot the positions of `losses --fixtures` again: its answer against the move that
+    /// lost and a reference search's move (recorded by an earlier run with --record KEY).
+    Suite(SuiteArgs),
     /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
     #[command(long_about = tune::HELP)]
     Tune(TuneArgs),
@@ -178,6 +182,7 @@ fn main() -> ExitCode {
             Command::Report(r) => run_report(&r),
             Command::Merge(m) => run_merge(&m),
             Command::Losses(l) => losses::run(&l),
+            Command::Suite(s) => suite::run(&s),
             Command::Tune(t) => tune::run(&t.options, &t.engines),
         }
     };

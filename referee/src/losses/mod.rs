@@ -3,10 +3,12 @@
 //! the collapses as turn inputs a later bot can be asked again ([`fixture`]).
 //!
 //! Our bot is the seat whose command contains `--ours`; [`collapse`] reads its values from
-//! its messages and finds the move that lost; [`text`] prints the blocks and the table.
+//! its messages and finds the move that lost; [`text`] prints the blocks and the table;
+//! [`suite`] asks a bot those positions again.
 
 pub mod collapse;
 pub mod fixture;
+pub mod suite;
 pub mod text;
 
 use crate::record::{read_readable, GameRecord};
