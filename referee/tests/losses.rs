@@ -76,6 +76,10 @@ fn losses(args: &[&str]) -> Output {
         .expect("the referee runs")
 }
 
+fn strings(words: &[&str]) -> Vec<String> {
+    words.iter().map(|w| w.to_string()).collect()
+}
+
 fn path(p: &Path) -> &str {
     p.to_str().unwrap()
 }
@@ -266,6 +270,42 @@ fn fixtures_are_the_turn_inputs_of_the_collapse_positions() {
         assert!(listed.contains(&played), "{listed}");
         assert!(listed.contains(&format!("\nply: {k}\n")) && listed.contains("\nseat: 0\n"));
     }
+}
+
+#[test]
+fn a_fixture_whose_input_does_not_tell_the_side_is_named() {
+    let dir = scratch("losses-side");
+    let file = dir.join("swapped.jsonl");
+    // Ours (player 0) collapses at ply 4, after E5 SWAP F7 G8: one peg of ours, two of theirs,
+    // none on a border, so a process started there takes itself for player 1.
+    let moves = strings(&["E5", "SWAP", "F7", "G8", "H9", "F10"]);
+    let game = GameRecord {
+        ms: vec![Some(5); moves.len()],
+        messages: ["opening", "-", "60%", "-", "40%", "-"]
+            .iter()
+            .map(|m| (*m != "-").then(|| m.to_string()))
+            .collect(),
+        moves,
+        winner: Some(1),
+        reason: Reason::Timeout,
+        ..lost_game(21, &[])
+    };
+    write_results(&file, &[game], "");
+    let fixtures = dir.join("fixtures");
+    let out = losses(&[
+        path(&file),
+        "--ours",
+        "bot-ours",
+        "--fixtures",
+        path(&fixtures),
+    ]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out.stderr));
+    assert!(fixtures.join("swapped-21-ply4.txt").exists());
+    let err = text(&out.stderr);
+    assert!(
+        err.contains("swapped-21-ply4: its input does not tell a bot started there its side"),
+        "{err}"
+    );
 }
 
 #[test]

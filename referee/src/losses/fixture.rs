@@ -18,6 +18,9 @@ pub struct Written {
     pub count: usize,
     /// The losses whose position could not be made, each `FILE:LINE: why`.
     pub skipped: Vec<String>,
+    /// The fixtures whose turn input does not tell a process started there its side (a swap,
+    /// no peg on a border: [`super::suite::inferred_side`]), by name.
+    pub side_unknown: Vec<String>,
 }
 
 /// The name both files of a loss share: `STEM-SEED-plyK`.
@@ -82,6 +85,9 @@ pub fn write_all(dir: &Path, losses: &[Loss]) -> Result<Written> {
             }
         };
         let name = name(loss);
+        if super::suite::inferred_side(&game) != game.to_move() {
+            out.side_unknown.push(name.clone());
+        }
         write(&dir.join(format!("{name}.txt")), &turn_input(&game))?;
         write(&dir.join(format!("{name}.moves")), &moves_text(loss))?;
         out.count += 1;

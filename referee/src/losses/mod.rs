@@ -164,6 +164,12 @@ pub fn run(args: &LossesArgs) -> Result<i32> {
         for problem in &written.skipped {
             eprintln!("twixt-referee: {problem}");
         }
+        for name in &written.side_unknown {
+            eprintln!(
+                "twixt-referee: {name}: its input does not tell a bot started there its side \
+                 (a swap, no peg on a border): `suite` will not ask it"
+            );
+        }
         println!("{} fixtures written to {}", written.count, dir.display());
     }
     Ok(0)
