@@ -13,6 +13,9 @@ use twixt::position::Move;
 use twixt::{Cell, Player};
 use twixt_reference::RefGame;
 
+/// What the report and a recorded `.moves` file say of an [`Answer::SideUnknown`].
+const NOT_ASKED: &str = "not asked: the input does not tell the side";
+
 /// The options of `twixt-referee suite`.
 #[derive(Clone, Debug, clap::Args)]
 pub struct SuiteArgs {
@@ -193,10 +196,7 @@ pub fn with_recorded(fixture: &Fixture, key: &str, answer: &Answer, cmd: &str) -
     let (mv, value) = match answer {
         Answer::Move(mv, value) => (mv.to_string(), value.clone().unwrap_or_else(|| "-".into())),
         Answer::Failed(why) => ("-".into(), why.clone()),
-        Answer::SideUnknown => (
-            "-".into(),
-            "not asked: the input does not tell the side".into(),
-        ),
+        Answer::SideUnknown => ("-".into(), NOT_ASKED.into()),
     };
     for (k, v) in ours.iter().zip([mv, value, cmd.to_string()]) {
         writeln!(out, "{k}: {v}").expect("writing to a String");
@@ -231,10 +231,7 @@ pub fn verdict(fixture: &Fixture, answer: &Answer, expect: &str, tally: &mut Tal
     let (now, notes) = match answer {
         Answer::SideUnknown => {
             tally.unasked += 1;
-            (
-                "-".to_string(),
-                "not asked: the input does not tell the side".to_string(),
-            )
+            ("-".to_string(), NOT_ASKED.to_string())
         }
         Answer::Failed(why) => {
             tally.failed += 1;
