@@ -5,6 +5,7 @@ mod random_games;
 
 use random_games::random_move;
 use twixt::knowledge::features::{self as f, Context};
+use twixt::knowledge::hidden::{Hidden, HIDDEN};
 use twixt::knowledge::{Policy, Scorer};
 use twixt::position::last_pegs;
 use twixt::rng::FastRng;
@@ -243,17 +244,22 @@ fn features_agree_with_the_reference_rules_in_random_games() {
 
 /// The scorer's logits, which take a quiet hole's from a table, equal to the bit the policy's
 /// sum over each move's features, for every legal move of random games, under the shipped
-/// policy and one of random weights.
+/// policy and two of random weights, without and with a hidden layer.
 #[test]
 fn the_scorer_gives_the_policy_logits_to_the_bit() {
     let mut rng = FastRng::new(41);
-    let random = Policy {
-        weights: (0..f::FEATURES)
-            .map(|_| rng.below(2001) as f32 / 1000.0 - 1.0)
-            .collect(),
+    let mut weight = || rng.below(2001) as f32 / 1000.0 - 1.0;
+    let random = Policy::linear((0..f::FEATURES).map(|_| weight()).collect());
+    let ints: Vec<i32> = (0..(f::FEATURES + 2) * HIDDEN)
+        .map(|_| rng.below(127) as i32 - 63)
+        .collect();
+    let hidden = Hidden::from_ints(7, &ints);
+    let random_hidden = Policy {
+        hidden: Some(hidden),
+        ..random.clone()
     };
     let mut quiet = 0;
-    for policy in [Policy::shipped().unwrap(), random] {
+    for policy in [Policy::shipped().unwrap(), random, random_hidden] {
         let scorer = Scorer::new(policy.clone());
         for seed in 0..40 {
             let mut rng = FastRng::new(seed);

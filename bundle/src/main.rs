@@ -77,7 +77,7 @@ fn write(output: &Path, bundle: &bundle::Bundle) -> anyhow::Result<()> {
 /// What the engine's shipped weights are: the network's shape and bits, the policy's count,
 /// and the book's entries (whose characters the weights' count takes in).
 fn shipped_weights() -> String {
-    use twixt::knowledge::{features::FEATURES, network::Network};
+    use twixt::knowledge::{features::FEATURES, hidden::HIDDEN, network::Network, Policy};
     let network = match Network::shipped() {
         Ok(net) => {
             let policy = match &net.policy {
@@ -94,8 +94,13 @@ fn shipped_weights() -> String {
         Err(e) => format!("does not decode ({e})"),
     };
     let book = twixt::bot::book::readable(twixt::bot::book::BOOK).map_or(0, |e| e.len());
+    let hidden = match Policy::shipped().map(|p| p.hidden) {
+        Ok(Some(h)) => format!(" and {} hidden units in {}-bit weights", HIDDEN, h.bits),
+        Ok(None) => String::new(),
+        Err(e) => format!(" (does not decode: {e})"),
+    };
     format!(
-        "weights: the network {network}; the move policy {FEATURES} f32 weights; the book {book} \
-         entries"
+        "weights: the network {network}; the move policy {FEATURES} f32 weights{hidden}; the \
+         book {book} entries"
     )
 }

@@ -6,6 +6,7 @@
 //! weights at those indices times the counts. The trainer and the bot compute them with this
 //! one function.
 
+use super::hidden::{Hidden, Units};
 use super::save::save_reply;
 use super::shapes::{slot, two_way_holes, DIRECTION, TWO_WAY_PEGS};
 use crate::bitboard::{Bitboard, KINGS, KNIGHTS};
@@ -169,7 +170,6 @@ impl<'a> Context<'a> {
     }
 
     /// The features of `mv`, a legal move of the mover.
-    #[cfg(not(codingame))]
     pub fn features(&self, mv: Move) -> Active {
         let mut out = Active::new();
         self.read(mv, &mut out);
@@ -190,6 +190,26 @@ impl<'a> Context<'a> {
         let mut out = Logit { weights, sum: base };
         self.far(c, &mut out);
         out.sum
+    }
+
+    /// The logit of `mv` under the linear `weights` and the `hidden` layer: to the bit
+    /// `Policy::logit` over [`Context::features`], which it sums.
+    pub fn net_logit(&self, weights: &[f32], hidden: &Hidden, mv: Move) -> f32 {
+        hidden.logit(weights, &self.features(mv), (0.0, hidden.bias))
+    }
+
+    /// [`Context::far_logit`] with the hidden layer: `base` holds the linear sum and the
+    /// units' sums of the features read before the far ones.
+    pub fn far_net_logit(
+        &self,
+        weights: &[f32],
+        hidden: &Hidden,
+        c: Cell,
+        base: (f32, Units),
+    ) -> f32 {
+        let mut a = Active::new();
+        self.far(c, &mut a);
+        hidden.logit(weights, &a, base)
     }
 
     fn read(&self, mv: Move, out: &mut impl Sink) {

@@ -1,6 +1,7 @@
-//! Knowledge of positions beyond the rules: a policy over moves, a linear softmax over the
-//! [`features`] of each move, trained by `twixt-train fit` from the search's own visits in
-//! self-play and shipped as text ([`encoding`]); the board patterns it reads ([`save`], the
+//! Knowledge of positions beyond the rules: a policy over moves, a softmax over a linear
+//! logit of the [`features`] of each move and a [`hidden`] layer over them, trained by
+//! `twixt-train fit` from the search's own visits in self-play and shipped as text
+//! ([`encoding`]); the board patterns it reads ([`save`], the
 //! two-way tables of `shapes`); the distance [`value`] (host-only); and the value [`network`],
 //! one hidden layer over the one-hot [`inputs`] of each player's view with an optional policy
 //! head (host-only),
@@ -9,6 +10,7 @@
 
 pub mod encoding;
 pub mod features;
+pub mod hidden;
 pub mod inputs;
 mod net_weights;
 pub mod network;
@@ -22,19 +24,28 @@ use crate::cell::{Cell, Player, CELLS};
 use crate::position::Move;
 use encoding::DecodeError;
 use features::{Active, Context, FEATURES};
+use hidden::{Hidden, Units};
 
-/// A policy's weights: one per feature.
+/// A policy's weights: one per feature, and where it has one, a [`hidden`] layer.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Policy {
     /// The weight of each feature, indexed as in [`features`].
     pub weights: Vec<f32>,
+    /// The hidden layer, whose output adds to the linear logit.
+    pub hidden: Option<Hidden>,
 }
 
 impl Policy {
     /// A policy with every weight zero (every move equally likely).
     pub fn uniform() -> Policy {
+        Policy::linear(vec![0.0; FEATURES])
+    }
+
+    /// A policy of these weights and no hidden layer.
+    pub fn linear(weights: Vec<f32>) -> Policy {
         Policy {
-            weights: vec![0.0; FEATURES],
+            weights,
+            hidden: None,
         }
     }
 
@@ -49,7 +60,11 @@ impl Policy {
                 expected: FEATURES,
             });
         }
-        Ok(Policy { weights })
+        let hidden = match weights::HIDDEN_TEXT {
+            "" => None,
+            text => Some(Hidden::decode(text)?),
+        };
+        Ok(Policy { weights, hidden })
     }
 
     /// [`Policy::shipped`], or after a loud line on stderr the uniform policy: a bot that
@@ -64,6 +79,14 @@ impl Policy {
     /// The unnormalised log-probability of a move with features `a`.
     #[inline]
     pub fn logit(&self, a: &Active) -> f32 {
+        match &self.hidden {
+            None => self.linear_logit(a),
+            Some(h) => h.logit(&self.weights, a, (0.0, h.bias)),
+        }
+    }
+
+    /// The linear part of the logit.
+    fn linear_logit(&self, a: &Active) -> f32 {
         a.iter().fold(0.0, |sum, (i, n)| sum + self.weights[i] * n)
     }
 }
@@ -77,27 +100,42 @@ pub fn shipped_failure(e: DecodeError) -> String {
     )
 }
 
-/// A policy made ready for the search: besides its weights, the logit of every hole with no
-/// peg near it ([`features::quiet`]) for each mover, summed once here rather than at every
-/// expansion (on a board of a few pegs, most holes).
+/// A policy made ready for the search: besides its weights, the sums of every hole with no
+/// peg near it ([`features::quiet`]) for each mover, the linear logit's and the hidden
+/// units', summed once here rather than at every expansion (on a board of a few pegs, most
+/// holes).
 pub struct Scorer {
     policy: Policy,
-    /// The quiet logits, by mover and cell index.
+    /// The quiet linear sums, by mover and cell index.
     quiet: [[f32; CELLS]; 2],
+    /// The quiet hidden units' sums, by mover times `CELLS` plus cell index (empty without a
+    /// hidden layer).
+    quiet_units: Vec<Units>,
 }
 
 impl Scorer {
     /// Prepares `policy`.
     pub fn new(policy: Policy) -> Scorer {
         let mut table = [[0.0; CELLS]; 2];
+        let cells = if policy.hidden.is_some() {
+            2 * CELLS
+        } else {
+            0
+        };
+        let mut units = vec![[0; hidden::HIDDEN]; cells];
         for p in Player::BOTH {
             for c in (0..CELLS).filter_map(Cell::from_index) {
-                table[p.index()][c.index()] = policy.logit(&features::quiet(p, c));
+                let a = features::quiet(p, c);
+                table[p.index()][c.index()] = policy.linear_logit(&a);
+                if let Some(h) = &policy.hidden {
+                    units[p.index() * CELLS + c.index()] = h.sums(&a);
+                }
             }
         }
         Scorer {
             policy,
             quiet: table,
+            quiet_units: units,
         }
     }
 
@@ -112,11 +150,17 @@ impl Scorer {
     #[inline]
     pub fn logit(&self, ctx: &Context, mv: Move) -> f32 {
         let w = &self.policy.weights;
-        match mv {
-            Move::Peg(c) if ctx.is_quiet(c) => {
-                ctx.far_logit(w, c, self.quiet[ctx.mover().index()][c.index()])
+        let m = ctx.mover().index();
+        match (&self.policy.hidden, mv) {
+            (None, Move::Peg(c)) if ctx.is_quiet(c) => {
+                ctx.far_logit(w, c, self.quiet[m][c.index()])
             }
-            _ => ctx.logit(w, mv),
+            (None, _) => ctx.logit(w, mv),
+            (Some(h), Move::Peg(c)) if ctx.is_quiet(c) => {
+                let units = self.quiet_units[m * CELLS + c.index()];
+                ctx.far_net_logit(w, h, c, (self.quiet[m][c.index()], units))
+            }
+            (Some(h), _) => ctx.net_logit(w, h, mv),
         }
     }
 }

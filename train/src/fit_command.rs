@@ -6,6 +6,7 @@ use crate::examples::{self, Example};
 use crate::held_out::hold_out;
 use crate::policy_file;
 use crate::policy_fit::{self, Scores, Settings};
+use crate::policy_net;
 use anyhow::{anyhow, Result};
 use std::path::PathBuf;
 use std::time::Instant;
@@ -29,6 +30,27 @@ pub struct FitOptions {
     /// L2 penalty on the weights.
     #[arg(long, default_value_t = Settings::default().l2)]
     pub l2: f32,
+    /// Fit a hidden layer beside the linear logit (`twixt::knowledge::hidden`) by minibatch
+    /// Adam: set `--epochs` to a few and `--rate` to about 0.003.
+    #[arg(long)]
+    pub hidden: bool,
+    /// With `--hidden`: the linear policy to start from (a `fit` model file); the shipped one
+    /// when left out.
+    #[arg(long, requires = "hidden")]
+    pub base: Option<PathBuf>,
+    /// With `--hidden`: positions a step.
+    #[arg(long, default_value_t = 256)]
+    pub batch: usize,
+    /// With `--hidden`: threads that share each step.
+    #[arg(long, default_value_t = 1)]
+    pub threads: usize,
+    /// With `--hidden`: seeds the first rows and the order of the positions.
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// With `--hidden`: the width of the layer's integers, each weight one over
+    /// `2^(bits - 2)` (the epochs are scored rounded, as the model keeps them).
+    #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(2..=8))]
+    pub bits: u32,
 }
 
 /// Reads the examples of every file; a torn file is an error, not a smaller data set.
@@ -58,6 +80,9 @@ pub fn run(options: &FitOptions) -> Result<()> {
     let shipped =
         Policy::shipped().map_err(|e| anyhow!("the shipped policy does not decode: {e}"))?;
     println!("{}", line("shipped", &policy_fit::score(&shipped, &held)));
+    if options.hidden {
+        return fit_net(options, &held, &train, shipped, start);
+    }
     let settings = Settings {
         epochs: options.epochs,
         rate: options.rate,
@@ -72,5 +97,40 @@ pub fn run(options: &FitOptions) -> Result<()> {
         options.out.display(),
         start.elapsed().as_secs_f64()
     );
+    Ok(())
+}
+
+/// `fit --hidden H`: a hidden layer beside a linear policy, scored held out after each pass.
+fn fit_net(
+    options: &FitOptions,
+    held: &[Example],
+    train: &[Example],
+    shipped: Policy,
+    start: Instant,
+) -> Result<()> {
+    let base = match &options.base {
+        Some(path) => policy_file::read(path)?,
+        None => shipped,
+    };
+    println!("{}", line("base", &policy_fit::score(&base, held)));
+    let settings = policy_net::Settings {
+        epochs: options.epochs,
+        rate: options.rate,
+        batch: options.batch,
+        l2: options.l2,
+        threads: options.threads,
+        seed: options.seed,
+    };
+    let bits = options.bits;
+    let w = policy_net::fit(&base, train, settings, |epoch, loss, w| {
+        let s = policy_fit::score(&policy_net::rounded(w, bits), held);
+        println!(
+            "{} (training {loss:.4}, {:.0} s)",
+            line(&format!("epoch {epoch}"), &s),
+            start.elapsed().as_secs_f64()
+        );
+    })?;
+    policy_file::write(&options.out, &policy_net::rounded(&w, bits))?;
+    println!("{}: written", options.out.display());
     Ok(())
 }

@@ -18,6 +18,7 @@ pub mod info;
 pub mod net;
 pub mod policy_file;
 pub mod policy_fit;
+pub mod policy_net;
 pub mod selfplay;
 pub mod value;
 pub mod weights_text;

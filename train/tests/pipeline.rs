@@ -3,6 +3,7 @@
 //! same for the value network from fast self-play.
 
 use std::path::Path;
+use twixt::knowledge::hidden::Hidden;
 use twixt::knowledge::network::Network;
 use twixt::knowledge::{encoding, Policy};
 use twixt::search::params::Params;
@@ -10,7 +11,7 @@ use twixt::search::{Limits, Searcher};
 use twixt::Position;
 use twixt_train::net::{self, fit::NetOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
-use twixt_train::{data, examples, export, policy_file, policy_fit, value};
+use twixt_train::{data, examples, export, policy_file, policy_fit, policy_net, value};
 
 /// A self-play run of `games` games of `iterations` a full search (and `fast` a fast move).
 fn options(
@@ -57,11 +58,28 @@ fn selfplay_fit_export_load_and_search() {
     let module = export::module(&policy_file::read(&model_path).unwrap(), "policy.txt");
     let text = module.split('"').nth(1).expect("the weights' string");
     let decoded = encoding::decode(text, policy.weights.len()).unwrap();
+    assert_eq!(Policy::linear(decoded.clone()), policy);
+    assert_eq!(module.split('"').nth(3), Some(""), "no hidden layer");
+
+    // A hidden layer beside it, through its model file and the module, to the same integers.
+    let settings = policy_net::Settings {
+        epochs: 2,
+        rate: 0.003,
+        batch: 32,
+        l2: 0.0,
+        threads: 2,
+        seed: 1,
+    };
+    let w = policy_net::fit(&policy, &all, settings, |_, _, _| {}).unwrap();
+    let net = policy_net::rounded(&w, 7);
+    policy_file::write(&model_path, &net).unwrap();
+    let read = policy_file::read(&model_path).unwrap();
+    assert_eq!(read, net);
+    let module = export::module(&read, "policy.txt");
+    let hidden = module.split('"').nth(3).expect("the hidden layer's string");
     assert_eq!(
-        Policy {
-            weights: decoded.clone()
-        },
-        policy
+        Hidden::decode(hidden).as_ref(),
+        Ok(net.hidden.as_ref().unwrap())
     );
 
     // The value's fit: a player nearer its borders wins more often.
@@ -78,7 +96,7 @@ fn selfplay_fit_export_load_and_search() {
         value_scale: scale as f32,
         ..Params::default()
     };
-    let mut searcher = Searcher::with_policy(params, 1, Policy { weights: decoded });
+    let mut searcher = Searcher::with_policy(params, 1, Policy::linear(decoded));
     let pos = Position::after("F6 E8").unwrap();
     let limits = Limits {
         deadline: None,

@@ -2,12 +2,22 @@
 //! file and place.
 
 use twixt::knowledge::features::FEATURES;
+use twixt::knowledge::hidden::{Hidden, HIDDEN};
 use twixt::knowledge::Policy;
 use twixt_train::policy_file;
 
 fn policy() -> Policy {
+    Policy::linear((0..FEATURES).map(|i| (i as f32 - 40.0) / 7.0).collect())
+}
+
+/// [`policy`] with a hidden layer of 7-bit weights.
+fn with_hidden() -> Policy {
+    let ints: Vec<i32> = (0..(FEATURES + 2) * HIDDEN)
+        .map(|k| (k % 127) as i32 - 63)
+        .collect();
     Policy {
-        weights: (0..FEATURES).map(|i| (i as f32 - 40.0) / 7.0).collect(),
+        hidden: Some(Hidden::from_ints(7, &ints)),
+        ..policy()
     }
 }
 
@@ -17,7 +27,11 @@ fn error(text: &str) -> String {
 
 #[test]
 fn a_model_round_trips_exactly() {
-    let p = policy();
+    round_trip(policy());
+    round_trip(with_hidden());
+}
+
+fn round_trip(p: Policy) {
     let text = policy_file::to_text(&p);
     assert_eq!(policy_file::parse(&text).unwrap(), p);
     let dir = tempfile::tempdir().unwrap();
@@ -63,4 +77,30 @@ fn damage_is_named_by_file_line_and_offset() {
         policy_file::read(std::path::Path::new("/no/such/model")).unwrap_err()
     );
     assert!(error.contains("/no/such/model"), "{error}");
+}
+
+#[test]
+fn a_hidden_weight_that_is_not_an_integer_of_its_bits_is_refused_with_its_line() {
+    let text = policy_file::to_text(&with_hidden());
+    assert!(text.contains("\nhidden 16 bits 7\n"), "{text}");
+    let body_start = text.find("hidden 16 bits 7\n").unwrap() + "hidden 16 bits 7\n".len();
+    let (head, body) = text.split_at(body_start);
+    let mut lines: Vec<String> = body.lines().map(str::to_string).collect();
+    // The first hidden weight (the row of feature 0, unit 0) is -63.
+    assert_eq!(lines[FEATURES], "-63.0");
+    for bad in ["-64.0", "-62.5"] {
+        lines[FEATURES] = bad.to_string();
+        let weights = &lines[..lines.len() - 1];
+        let body: String = weights.iter().map(|l| format!("{l}\n")).collect();
+        let crc = format!("crc32 {:08x}\n", crc32fast::hash(body.as_bytes()));
+        let damaged = format!("{head}{body}{crc}");
+        assert_eq!(
+            error(&damaged),
+            format!(
+                "line {}: '{bad}' is not an integer of 7 bits (within ±63), as the hidden \
+                 layer's weights are",
+                4 + FEATURES
+            )
+        );
+    }
 }
