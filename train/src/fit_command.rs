@@ -34,8 +34,9 @@ pub struct FitOptions {
     /// Adam: set `--epochs` to a few and `--rate` to about 0.003.
     #[arg(long)]
     pub hidden: bool,
-    /// With `--hidden`: the linear policy to start from (a `fit` model file); the shipped one
-    /// when left out.
+    /// With `--hidden`: the linear policy to start from (a `fit` model file); when left out,
+    /// the shipped policy's linear weights (a hidden layer of its is not kept: the fit makes
+    /// its own).
     #[arg(long, requires = "hidden")]
     pub base: Option<PathBuf>,
     /// With `--hidden`: positions a step.
@@ -100,7 +101,7 @@ pub fn run(options: &FitOptions) -> Result<()> {
     Ok(())
 }
 
-/// `fit --hidden H`: a hidden layer beside a linear policy, scored held out after each pass.
+/// `fit --hidden`: a hidden layer beside a linear policy, scored held out after each pass.
 fn fit_net(
     options: &FitOptions,
     held: &[Example],
