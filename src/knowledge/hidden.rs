@@ -94,7 +94,8 @@ impl Hidden {
         Ok(Hidden::from_ints(bits, &ints))
     }
 
-    /// The layer of `bits`-bit weights listed as the rows, the biases and the outputs.
+    /// The layer of `bits`-bit weights listed as the rows, the biases and the outputs:
+    /// `(FEATURES + 2) · HIDDEN` integers, as every caller holds (`decode` reads that many).
     pub fn from_ints(bits: u32, ints: &[i32]) -> Hidden {
         let mut units = ints.chunks(HIDDEN).map(|c| {
             let mut u = [0; HIDDEN];

@@ -4,7 +4,7 @@
 
 use crate::examples::Example;
 use anyhow::{bail, Result};
-use twixt::knowledge::features::{Active, FEATURES};
+use twixt::knowledge::features::FEATURES;
 use twixt::knowledge::Policy;
 
 /// How the fit runs.
@@ -42,8 +42,8 @@ pub struct Scores {
 }
 
 /// The softmax of the logits of `ex`'s moves.
-fn probabilities(logit: impl Fn(&Active) -> f32, ex: &Example) -> Vec<f64> {
-    let logits: Vec<f64> = ex.moves.iter().map(|a| logit(a) as f64).collect();
+fn probabilities(policy: &Policy, ex: &Example) -> Vec<f64> {
+    let logits: Vec<f64> = ex.moves.iter().map(|a| policy.logit(a) as f64).collect();
     let max = logits.iter().cloned().fold(f64::MIN, f64::max);
     let exp: Vec<f64> = logits.iter().map(|l| (l - max).exp()).collect();
     let sum: f64 = exp.iter().sum();
@@ -52,14 +52,9 @@ fn probabilities(logit: impl Fn(&Active) -> f32, ex: &Example) -> Vec<f64> {
 
 /// Scores `policy` on `examples`.
 pub fn score(policy: &Policy, examples: &[Example]) -> Scores {
-    score_by(|a| policy.logit(a), examples)
-}
-
-/// Scores the policy whose logits `logit` gives on `examples`.
-pub fn score_by(logit: impl Fn(&Active) -> f32, examples: &[Example]) -> Scores {
     let mut s = Scores::default();
     for ex in examples {
-        let p = probabilities(&logit, ex);
+        let p = probabilities(policy, ex);
         let best = argmax(ex.target.iter().map(|&t| t as f64));
         let mut order: Vec<usize> = (0..p.len()).collect();
         order.sort_by(|&a, &b| p[b].total_cmp(&p[a]).then(a.cmp(&b)));
@@ -96,7 +91,7 @@ fn gradient(policy: &Policy, examples: &[Example], l2: f32) -> (Vec<f64>, f64) {
     let mut g = vec![0.0f64; FEATURES];
     let mut loss = 0.0;
     for ex in examples {
-        let p = probabilities(|a| policy.logit(a), ex);
+        let p = probabilities(policy, ex);
         for ((a, &t), &q) in ex.moves.iter().zip(&ex.target).zip(&p) {
             loss -= t as f64 * q.max(1e-12).ln();
             let d = q - t as f64;
