@@ -186,7 +186,7 @@ fn network(c: &mut Criterion) {
 
 /// A network of the policy head's size (64 units a view, 8-bit rows, a head with its local
 /// term) of pseudo-random weights: the prior of a middle-game expansion from it (beside the
-/// 85-feature policy's `prior/learned-logits`), a peg followed, the value, and its decoding.
+/// feature policy's `prior/learned-logits`), a peg followed, the value, and its decoding.
 fn policy_network(c: &mut Criterion) {
     use twixt::knowledge::inputs::INPUTS;
     use twixt::knowledge::network::{

@@ -33,31 +33,12 @@ fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
         f::POS + 6 * y.min(11 - y) as usize + x.min(11 - x) as usize,
         1,
     )];
-    let mut counts = [0u8; 10];
-    let mut facing = 0;
-    for (dx, dy) in KNIGHT_MOVES {
-        let steep = if me == Player::Zero {
-            dy.abs() == 2
-        } else {
-            dx.abs() == 2
-        };
-        let state = match Cell::new(c.x() + dx, c.y() + dy) {
-            None => 0,
-            Some(n) if slow.owner(n) == Some(me) && made.contains(&n) => 2,
-            Some(n) if slow.owner(n) == Some(me) => 3,
-            Some(n) if slow.owner(n).is_some() => {
-                facing += 1;
-                4
-            }
-            Some(_) => 1,
-        };
-        counts[5 * usize::from(!steep) + state] += 1;
-    }
-    for (i, &n) in counts.iter().enumerate() {
-        if n > 0 {
-            out.push((f::KNIGHT + i, n));
-        }
-    }
+    let facing = KNIGHT_MOVES
+        .iter()
+        .filter_map(|&(dx, dy)| Cell::new(c.x() + dx, c.y() + dy))
+        .filter(|&n| slow.owner(n) == Some(me.other()))
+        .count();
+    out.extend(by_direction(slow, c, &made));
     let mut groups: Vec<Vec<Cell>> = made.iter().map(|&n| slow.reachable(me, n)).collect();
     groups.dedup();
     groups.sort();
@@ -105,6 +86,62 @@ fn expected(slow: &RefGame, c: Cell, save: bool) -> Vec<(usize, u8)> {
         out.push((f::EDGE, 1));
     }
     out.sort();
+    out
+}
+
+/// The features of peg `c` that name a direction: each knight neighbour's state, each
+/// adjacent peg, the place of each last peg within 3 columns and rows; every step seen from
+/// `c` in the mover's orientation, each coordinate positive towards the board's centre.
+fn by_direction(slow: &RefGame, c: Cell, made: &[Cell]) -> Vec<(usize, u8)> {
+    let me = slow.to_move();
+    let fold = |dx: i32, dy: i32| {
+        let (dx, dy, x, y) = if me == Player::Zero {
+            (dx, dy, c.x(), c.y())
+        } else {
+            (dy, dx, c.y(), c.x())
+        };
+        let toward = |v: i32, d: i32| if v < 6 { d } else { -d };
+        (toward(x, dx), toward(y, dy))
+    };
+    let mut out = vec![];
+    for (dx, dy) in KNIGHT_MOVES {
+        let state = match Cell::new(c.x() + dx, c.y() + dy) {
+            None => 0,
+            Some(n) if slow.owner(n) == Some(me) && made.contains(&n) => 1,
+            Some(n) if slow.owner(n) == Some(me) => 2,
+            Some(n) if slow.owner(n).is_some() => 3,
+            Some(_) => continue,
+        };
+        let (a, b) = fold(dx, dy);
+        let dir = usize::from(a > 0) + 2 * usize::from(b > 0) + 4 * usize::from(a.abs() == 2);
+        out.push((f::KNIGHT + 4 * dir + state, 1));
+    }
+    let steps = [
+        (-1, -1),
+        (-1, 0),
+        (-1, 1),
+        (0, -1),
+        (0, 1),
+        (1, -1),
+        (1, 0),
+        (1, 1),
+    ];
+    for (dx, dy) in steps {
+        let owner = Cell::new(c.x() + dx, c.y() + dy).and_then(|a| slow.owner(a));
+        if let Some(p) = owner {
+            let dir = steps.iter().position(|&s| s == fold(dx, dy)).unwrap();
+            out.push((f::ADJ_DIR + 2 * dir + usize::from(p != me), 1));
+        }
+    }
+    let moves = slow.moves();
+    let peg = |back: usize| moves.len().checked_sub(back).and_then(|i| moves[i].peg());
+    for (base, last) in [(f::LAST_OPP_AT, peg(1)), (f::LAST_OWN_AT, peg(2))] {
+        let near = last.map(|t| fold(t.x() - c.x(), t.y() - c.y()));
+        if let Some((a, b)) = near.filter(|&(a, b)| a.abs() <= 3 && b.abs() <= 3) {
+            let place = (7 * (a + 3) + b + 3) as usize;
+            out.push((base + place - usize::from(place > 24), 1));
+        }
+    }
     out
 }
 
@@ -230,10 +267,15 @@ fn features_agree_with_the_reference_rules_in_random_games() {
     }
     assert!(checked > 3000, "only {checked} moves checked");
     // Every feature of a peg shows up, but the holes of the opponent's border columns (band
-    // 0 across), which the mover may not use, and "no last peg", which games of four plies
-    // or more always have.
-    let unseen: Vec<usize> = (0..f::SWAP).filter(|&i| !seen[i]).collect();
+    // 0 across), which the mover may not use, "no last peg", which games of four plies or
+    // more always have, and a knight neighbour off the board in directions 3 and 7 (inwards
+    // in both coordinates) and 2 (one column outwards: off only from the opponent's border
+    // column).
+    let unseen: Vec<usize> = (0..f::FEATURES)
+        .filter(|&i| !seen[i] && i != f::SWAP)
+        .collect();
     let mut never: Vec<usize> = (0..6).map(|y| f::POS + 6 * y).collect();
+    never.extend([2, 3, 7].map(|dir| f::KNIGHT + 4 * dir));
     never.extend([f::LAST_OPP + 4, f::LAST_OWN + 4]);
     assert_eq!(unseen, never, "the features seen in no game");
     assert!(

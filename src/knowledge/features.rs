@@ -18,12 +18,12 @@ use crate::position::{Move, Position};
 /// Where the hole lies: its distance to the nearer own border row (0-5) and to the nearer
 /// side column (0-5), in the mover's orientation: 36 indicators.
 pub const POS: usize = 0;
-/// Knight neighbours by kind and state, counted: for steep ones (two rows towards a border)
-/// and flat ones, how many are off the board, empty, the mover's and linkable, the mover's but
-/// blocked by a crossing link, and the opponent's: 10 counts.
+/// Each knight neighbour by its direction (folded towards the board's centre) and
+/// state: off the board, the mover's and linkable, the mover's but blocked, the opponent's
+/// (a vacant hole adds nothing): 32 indicators.
 pub const KNIGHT: usize = POS + 36;
 /// How many links the peg would make: 0, 1, 2, 3 or more.
-pub const LINKS: usize = KNIGHT + 10;
+pub const LINKS: usize = KNIGHT + 32;
 /// How many distinct groups of the mover it would join: 0, 1, 2 or more.
 pub const GROUPS: usize = LINKS + 4;
 /// The mover's pegs among the 8 adjacent holes: 0, 1, 2 or more.
@@ -54,11 +54,22 @@ pub const TWO_WAY: usize = REACH + 3;
 pub const EDGE: usize = TWO_WAY + 3;
 /// The swap.
 pub const SWAP: usize = EDGE + 1;
+/// Each adjacent hole by its direction (folded) when a peg stands there: the mover's, the
+/// opponent's.
+pub const ADJ_DIR: usize = SWAP + 1;
+/// Where the opponent's last peg stands from the hole, when within 3 columns and rows, by the
+/// step to it folded towards the board's centre: 48 indicators, beside the distance classes
+/// above.
+pub const LAST_OPP_AT: usize = ADJ_DIR + 16;
+/// The same for the mover's own last peg.
+pub const LAST_OWN_AT: usize = LAST_OPP_AT + 48;
 /// How many features there are.
-pub const FEATURES: usize = SWAP + 1;
+pub const FEATURES: usize = LAST_OWN_AT + 48;
 
-/// Most (index, count) pairs a move has.
-pub const MAX_ACTIVE: usize = 24;
+/// Most (index, count) pairs a move has: the hole's place, up to 8 knight neighbours, 5 counts
+/// of links, groups and faced pegs, 2 of adjacent pegs and up to 8 adjacent pegs, and 7 far
+/// features.
+pub const MAX_ACTIVE: usize = 31;
 
 /// A move's features: `len` (index, count) pairs.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -238,6 +249,28 @@ impl<'a> Context<'a> {
         let adjacent = |set: Bitboard| set.and(KINGS[c.index()]).count().min(2) as usize;
         out.add(ADJ_OWN + adjacent(self.own), 1);
         out.add(ADJ_OPP + adjacent(self.opp), 1);
+        self.adjacent(c, out);
+    }
+
+    /// The pegs adjacent to `c` one by one, by direction.
+    fn adjacent(&self, c: Cell, out: &mut impl Sink) {
+        let q = self.quadrant(c);
+        for (set, kind) in [(self.own, 0), (self.opp, 1)] {
+            for nb in set.and(KINGS[c.index()]).iter() {
+                let at = ((nb.x() - c.x() + 1) * 3 + nb.y() - c.y() + 1) as usize;
+                out.add(
+                    ADJ_DIR + 2 * KING_DIR[self.mover.index()][q][at] as usize + kind,
+                    1,
+                );
+            }
+        }
+    }
+
+    /// Which quarter of the board `c` is in: 1 right of the centre, 2 above it (the board's
+    /// own orientation).
+    fn quadrant(&self, c: Cell) -> usize {
+        let half = SIZE as i32 / 2;
+        (c.x() >= half) as usize | ((c.y() >= half) as usize) << 1
     }
 
     /// The features of a peg on `c` read from farther away.
@@ -247,6 +280,22 @@ impl<'a> Context<'a> {
         out.add(SAVE, (self.save == Some(c)) as u32);
         out.add(TWO_WAY + self.two_ways(c).min(2) as usize, 1);
         out.add(EDGE, self.edge_two_way(c) as u32);
+        self.last_at(LAST_OPP_AT, self.last_opp, c, out);
+        self.last_at(LAST_OWN_AT, self.last_own, c, out);
+    }
+
+    /// Where `last` stands from `c` (the features from `base` on), when within 3 columns and
+    /// rows: the [`fold`]ed step's place among the 7 × 7 in column-major order, the centre
+    /// skipped.
+    fn last_at(&self, base: usize, last: Option<Cell>, c: Cell, out: &mut impl Sink) {
+        if let Some(t) = last {
+            let (dx, dy) = (t.x() - c.x(), t.y() - c.y());
+            if dx.abs() <= 3 && dy.abs() <= 3 {
+                let (a, b) = fold(self.mover.index(), self.quadrant(c), dx, dy);
+                let k = ((a + 3) * 7 + b + 3) as usize;
+                out.add(base + if k > 24 { k - 1 } else { k }, 1);
+            }
+        }
     }
 
     /// How many of the mover's pegs a peg on `c` would hold by two ways.
@@ -308,16 +357,14 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// The knight-neighbour counts, the links and groups the peg would join, the opponent's
-    /// pegs it faces.
+    /// The knight neighbours one by one by direction and state, the links and groups the peg
+    /// would join, the opponent's pegs it faces.
     fn knights(&self, c: Cell, out: &mut impl Sink) {
-        let mut counts = [0u32; 10];
         let (mut groups, mut opp_groups) = (Groups::default(), Groups::default());
         let (mut links, mut facing) = (0, 0);
         let opp_may = c.allowed_for(self.mover.other());
+        let q = self.quadrant(c);
         for (k, n) in NEIGHBORS[c.index()].iter().enumerate() {
-            // Directions 1, 2, 5 and 6 climb two rows; for player 1 the board is transposed.
-            let steep = matches!(k % 4, 1 | 2) == (self.mover == Player::Zero);
             let state = if n.bridge == NO_BRIDGE {
                 0
             } else if self.own.has_index(n.cell as usize) {
@@ -338,10 +385,10 @@ impl<'a> Context<'a> {
             } else {
                 1
             };
-            counts[5 * (!steep as usize) + state] += 1;
-        }
-        for (i, &n) in counts.iter().enumerate() {
-            out.add(KNIGHT + i, n);
+            if state != 1 {
+                let dir = KNIGHT_DIR_OF[self.mover.index()][q][k] as usize;
+                out.add(KNIGHT + 4 * dir + state - (state > 1) as usize, 1);
+            }
         }
         out.add(LINKS + links.min(3), 1);
         out.add(GROUPS + groups.len.min(2), 1);
@@ -356,6 +403,51 @@ impl<'a> Context<'a> {
         out.add(REACH + reach.count_ones() as usize, 1);
     }
 }
+
+/// A step `(dx, dy)` of the board's own as `mover` sees it from a hole in `quadrant`
+/// ([`Context::quadrant`]): in the mover's orientation, each coordinate positive towards the
+/// board's centre. Folded so, the four corners' patterns are one.
+const fn fold(mover: usize, quadrant: usize, dx: i32, dy: i32) -> (i32, i32) {
+    let fx = if quadrant & 1 == 0 { dx } else { -dx };
+    let fy = if quadrant & 2 == 0 { dy } else { -dy };
+    if mover == 0 {
+        (fx, fy)
+    } else {
+        (fy, fx)
+    }
+}
+
+/// The direction (0-7) of each knight step of [`NEIGHBORS`], [`fold`]ed, by mover and
+/// quadrant: bit 0 a column step towards the centre, bit 1 a row step towards it, bit 2 a
+/// step of two columns.
+static KNIGHT_DIR_OF: [[[u8; 8]; 4]; 2] = {
+    let mut out = [[[0; 8]; 4]; 2];
+    let mut i = 0;
+    while i < 64 {
+        let (m, q, k) = (i / 32, i / 8 % 4, i % 8);
+        let (dx, dy) = crate::bridge::step(k);
+        let (a, b) = fold(m, q, dx, dy);
+        out[m][q][k] = ((a > 0) as u8) | ((b > 0) as u8) << 1 | ((a == 2 || a == -2) as u8) << 2;
+        i += 1;
+    }
+    out
+};
+
+/// The direction (0-7) of each king step `(dx, dy)` of the board's own, by mover, quadrant
+/// and `(dx + 1) * 3 + dy + 1`: the [`fold`]ed step's place in that order, the centre
+/// skipped.
+static KING_DIR: [[[u8; 9]; 4]; 2] = {
+    let mut out = [[[0; 9]; 4]; 2];
+    let mut i = 0;
+    while i < 72 {
+        let (m, q, at) = (i / 36, i / 9 % 4, i % 9);
+        let (a, b) = fold(m, q, at as i32 / 3 - 1, at as i32 % 3 - 1);
+        let k = ((a + 1) * 3 + b + 1) as u8;
+        out[m][q][at] = if k > 4 { k - 1 } else { k };
+        i += 1;
+    }
+    out
+};
 
 /// The distinct groups (union-find roots) among a hole's knight neighbours.
 struct Groups {

@@ -118,10 +118,10 @@ macro_rules! with_host_params {
             /// The value's log-odds per peg the mover is nearer its borders than the opponent.
             value_scale: f32 = 1.38, min 0.0, max 4.0, step 0.1;
             /// Weight of the network's policy head ([`crate::knowledge::network`]) in the
-            /// learned prior: its logits, times this, are added to the 85-feature policy's
+            /// learned prior: its logits, times this, are added to the feature policy's
             /// (0: the features alone; needs a shipped network with a policy head).
             net_policy: f32 = 0.0, min 0.0, max 2.0, step 0.1;
-            /// The 85-feature policy's logits count in the learned prior (false: with
+            /// The feature policy's logits count in the learned prior (false: with
             /// `net_policy` above 0, the network's alone).
             feature_policy: bool = true, min false, max true, step true;
         }

@@ -1,6 +1,6 @@
 //! Priors for new nodes: virtual visits whose value comes from the learned policy.
 //!
-//! A new child starts with `prior_visits` visits, valued by its share of the 85-feature
+//! A new child starts with `prior_visits` visits, valued by its share of the feature
 //! policy ([`learned`]). Every child gets the same number of virtual visits, so only their
 //! values differ, and the search no longer visits each of a node's hundred-odd children once
 //! before any twice. The host also keeps the hand-set prior the policy replaced ([`hand`])

@@ -127,7 +127,7 @@ fn the_gradient_is_the_slope_of_the_loss_for_both_heads() {
     let games = [searched_game(3)];
     let shipped = Policy::shipped().unwrap();
     let plain = Samples::of_games(&games);
-    // The head's logits added to the 85-feature policy's, as `--base-policy` fits them.
+    // The head's logits added to the feature policy's, as `--base-policy` fits them.
     let based = Samples::with_base(&games, Targets::default(), Some(&shipped));
     let cases = [
         (&plain, LAYOUTS[0]),

@@ -66,7 +66,7 @@ pub struct NetOptions {
     /// by default.
     #[arg(long)]
     pub child_mix: Option<f32>,
-    /// Fit the policy head as a correction of the shipped 85-feature softmax: its logits
+    /// Fit the policy head as a correction of the shipped feature softmax: its logits
     /// are added to the features' in the loss and the scores, as the engine adds them at
     /// `net_policy=1`.
     #[arg(long)]
@@ -268,7 +268,7 @@ pub fn run(o: &NetOptions) -> Result<()> {
     Ok(())
 }
 
-/// The shipped 85-feature policy on the held-out full searches, as a report's line.
+/// The shipped feature policy on the held-out full searches, as a report's line.
 fn features_line(held_games: &[Game]) -> Result<String> {
     let f = score::features_policy(held_games)?;
     let r = score::Ranking {
@@ -277,7 +277,7 @@ fn features_line(held_games: &[Game]) -> Result<String> {
         top5: f.top5,
         cross_entropy: f.log_loss,
     };
-    Ok(r.line("85-feature policy (shipped)"))
+    Ok(r.line("feature policy (shipped)"))
 }
 
 /// The fitted model's held-out figures: the shipped integers' log-loss and the value on the

@@ -174,7 +174,7 @@ pub struct PolicyTarget<'a> {
     /// Each one's share of the visits (they sum to 1).
     pub targets: &'a [f32],
     /// Each one's logit by the base policy the head's logits are added to (the shipped
-    /// 85-feature softmax, as the engine adds them with `net_policy`); empty without one.
+    /// feature softmax, as the engine adds them with `net_policy`); empty without one.
     pub base: &'a [f32],
 }
 

@@ -1,6 +1,6 @@
 //! How well a network does on held-out samples: the value's log-loss, and the policy's
 //! top-1, top-5 and cross-entropy against the full searches' visit shares, beside the
-//! 85-feature softmax policy on the very same positions.
+//! feature softmax policy on the very same positions.
 
 use super::model::{log_loss, softmax, Model};
 use super::quantized;
@@ -102,7 +102,7 @@ pub fn shipped_policy(net: &Network, set: &Samples) -> Ranking {
     r.mean()
 }
 
-/// The shipped 85-feature policy on the full searches of the decided games of `games` (the
+/// The shipped feature policy on the full searches of the decided games of `games` (the
 /// positions [`network_policy`] scores).
 pub fn features_policy(games: &[Game]) -> Result<policy_fit::Scores> {
     let decided: Vec<&Game> = games.iter().filter(|g| g.winner.is_some()).collect();
