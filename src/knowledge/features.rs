@@ -254,14 +254,11 @@ impl<'a> Context<'a> {
 
     /// The pegs adjacent to `c` one by one, by direction.
     fn adjacent(&self, c: Cell, out: &mut impl Sink) {
-        let q = self.quadrant(c);
+        let (m, q) = (self.mover.index(), self.quadrant(c));
         for (set, kind) in [(self.own, 0), (self.opp, 1)] {
             for nb in set.and(KINGS[c.index()]).iter() {
-                let at = ((nb.x() - c.x() + 1) * 3 + nb.y() - c.y() + 1) as usize;
-                out.add(
-                    ADJ_DIR + 2 * KING_DIR[self.mover.index()][q][at] as usize + kind,
-                    1,
-                );
+                let (a, b) = fold(m, q, nb.x() - c.x(), nb.y() - c.y());
+                out.add(ADJ_DIR + 2 * place(a, b, 1) + kind, 1);
             }
         }
     }
@@ -285,15 +282,13 @@ impl<'a> Context<'a> {
     }
 
     /// Where `last` stands from `c` (the features from `base` on), when within 3 columns and
-    /// rows: the [`fold`]ed step's place among the 7 × 7 in column-major order, the centre
-    /// skipped.
+    /// rows: the [`place`] of the [`fold`]ed step.
     fn last_at(&self, base: usize, last: Option<Cell>, c: Cell, out: &mut impl Sink) {
         if let Some(t) = last {
             let (dx, dy) = (t.x() - c.x(), t.y() - c.y());
             if dx.abs() <= 3 && dy.abs() <= 3 {
                 let (a, b) = fold(self.mover.index(), self.quadrant(c), dx, dy);
-                let k = ((a + 3) * 7 + b + 3) as usize;
-                out.add(base + if k > 24 { k - 1 } else { k }, 1);
+                out.add(base + place(a, b, 3), 1);
             }
         }
     }
@@ -433,21 +428,13 @@ static KNIGHT_DIR_OF: [[[u8; 8]; 4]; 2] = {
     out
 };
 
-/// The direction (0-7) of each king step `(dx, dy)` of the board's own, by mover, quadrant
-/// and `(dx + 1) * 3 + dy + 1`: the [`fold`]ed step's place in that order, the centre
-/// skipped.
-static KING_DIR: [[[u8; 9]; 4]; 2] = {
-    let mut out = [[[0; 9]; 4]; 2];
-    let mut i = 0;
-    while i < 72 {
-        let (m, q, at) = (i / 36, i / 9 % 4, i % 9);
-        let (a, b) = fold(m, q, at as i32 / 3 - 1, at as i32 % 3 - 1);
-        let k = ((a + 1) * 3 + b + 1) as u8;
-        out[m][q][at] = if k > 4 { k - 1 } else { k };
-        i += 1;
-    }
-    out
-};
+/// The place of a step `(a, b)` within `r` columns and rows among the `(2r + 1)²` of them in
+/// column-major order, the centre (no step) skipped.
+fn place(a: i32, b: i32, r: i32) -> usize {
+    let k = ((a + r) * (2 * r + 1) + b + r) as usize;
+    let centre = (2 * r * (r + 1)) as usize;
+    k - (k > centre) as usize
+}
 
 /// The distinct groups (union-find roots) among a hole's knight neighbours.
 struct Groups {
