@@ -134,6 +134,22 @@ pub fn encode(weights: &[f32]) -> String {
 /// The offset that makes a signed weight of `ints` a 15-bit character value.
 const INT_OFFSET: i32 = 1 << (BITS - 1);
 
+/// A stream's integers are Rice-coded (the weights cluster near 0: about 4.6 bits a 7-bit
+/// weight of the shipped network, `docs/BUNDLE.md`): each one's zigzag value `z` (0, -1, 1,
+/// -2, ... as 0, 1, 2, 3, ...) is `z >> k` one-bits, a zero-bit, then the `k` low bits of
+/// `z`, low bits first; the stream's first [`RICE_K_BITS`] bits hold `k`.
+const RICE_K_BITS: u32 = 4;
+
+/// The integer whose zigzag value is `z`.
+fn unzigzag(z: u32) -> i32 {
+    let h = (z >> 1) as i32;
+    if z & 1 == 1 {
+        -h - 1
+    } else {
+        h
+    }
+}
+
 /// The text that carries `ints`, each within ±(2^14 − 1), one a character: a quantized
 /// network's weights (for the trainer's export).
 #[cfg(not(codingame))]
@@ -177,34 +193,54 @@ impl<'a> Reader<'a> {
             .collect()
     }
 
-    /// The next `n` integers of `bits` bits each (2 to 15), packed low bits first into
-    /// `ceil(n · bits / 15)` characters, each within ±(2^(bits−1) − 1): a stored 0 (the one
-    /// value outside that range) or a padding bit that is set is refused.
+    /// The next `n` integers of a stream that [`Writer::stream`] wrote, each within
+    /// ±(2^(bits−1) − 1) (`bits` 2 to 15), starting on a fresh character; a value outside
+    /// that range, or a padding bit that is not set, is refused.
     pub fn stream(&mut self, bits: u32, n: usize) -> Result<Vec<i32>, DecodeError> {
-        let offset = 1i32 << (bits - 1);
-        let mask = (1u64 << bits) - 1;
+        let mut b = (0u64, 0u32);
+        let k = self.take(&mut b, RICE_K_BITS)?;
+        let top = (1u32 << (bits - 1)) - 1;
+        if k >= bits {
+            return Err(DecodeError::Range {
+                at: 0,
+                int: k as i32,
+            });
+        }
         let mut out = Vec::with_capacity(n);
-        let (mut acc, mut have) = (0u64, 0u32);
         while out.len() < n {
-            if have < bits {
-                acc |= u64::from(self.next()?) << have;
-                have += BITS;
+            let mut q = 0;
+            while self.take(&mut b, 1)? == 1 {
+                q += 1;
+                if q << k > 2 * top {
+                    break;
+                }
             }
-            let v = (acc & mask) as i32;
-            if v == 0 {
+            let z = q << k | self.take(&mut b, k)?;
+            let v = unzigzag(z);
+            if z > 2 * top {
                 return Err(DecodeError::Range {
                     at: out.len(),
-                    int: -offset,
+                    int: v,
                 });
             }
-            out.push(v - offset);
-            acc >>= bits;
-            have -= bits;
+            out.push(v);
         }
-        if acc != 0 {
+        if b.0 != (1 << b.1) - 1 {
             return Err(DecodeError::Padding(self.at - 1));
         }
         Ok(out)
+    }
+
+    /// The next `n` bits (at most 15) of a stream whose unread bits are `b` (bits, count).
+    fn take(&mut self, b: &mut (u64, u32), n: u32) -> Result<u32, DecodeError> {
+        while b.1 < n {
+            b.0 |= u64::from(self.next()?) << b.1;
+            b.1 += BITS;
+        }
+        let v = (b.0 & ((1 << n) - 1)) as u32;
+        b.0 >>= n;
+        b.1 -= n;
+        Ok(v)
     }
 
     /// Fails unless the text is read to its end.
@@ -231,30 +267,70 @@ impl Writer {
         self
     }
 
-    /// Integers of `bits` bits each, each within ±(2^(bits−1) − 1) (see [`Reader::stream`]).
+    /// Integers each within ±(2^(bits−1) − 1), Rice-coded with the `k` that writes the
+    /// fewest bits (see [`Reader::stream`]).
     pub fn stream(&mut self, bits: u32, ints: &[i32]) -> &mut Writer {
         assert!((2..=BITS).contains(&bits), "{bits} bits");
         let top = (1i32 << (bits - 1)) - 1;
-        let (mut acc, mut have) = (0u64, 0u32);
-        for &v in ints {
-            assert!(v.abs() <= top, "{v} does not fit {bits} bits");
-            acc |= ((v + top + 1) as u64) << have;
-            have += bits;
-            while have >= BITS {
-                self.text.push(char_of((acc & ((1 << BITS) - 1)) as u32));
-                acc >>= BITS;
-                have -= BITS;
+        let zs: Vec<u32> = ints
+            .iter()
+            .map(|&v| {
+                assert!(v.abs() <= top, "{v} does not fit {bits} bits");
+                (if v < 0 { -2 * v - 1 } else { 2 * v }) as u32
+            })
+            .collect();
+        let cost = |k: u32| zs.iter().map(|&z| u64::from((z >> k) + 1 + k)).sum::<u64>();
+        let k = (0..bits).min_by_key(|&k| cost(k)).unwrap_or(0);
+        let mut b = BitWriter::default();
+        b.push(k, RICE_K_BITS);
+        for &z in &zs {
+            for _ in 0..z >> k {
+                b.push(1, 1);
             }
+            b.push(0, 1);
+            b.push(z & ((1 << k) - 1), k);
         }
-        if have > 0 {
-            self.text.push(char_of(acc as u32));
-        }
+        b.flush(&mut self.text);
         self
     }
 
     /// The text written.
     pub fn text(&self) -> &str {
         &self.text
+    }
+}
+
+/// Bits gathered low bits first into 15-bit characters.
+#[cfg(not(codingame))]
+#[derive(Default)]
+struct BitWriter {
+    text: String,
+    acc: u64,
+    have: u32,
+}
+
+#[cfg(not(codingame))]
+impl BitWriter {
+    /// Appends the `n` low bits of `v`.
+    fn push(&mut self, v: u32, n: u32) {
+        self.acc |= u64::from(v) << self.have;
+        self.have += n;
+        while self.have >= BITS {
+            self.text
+                .push(char_of((self.acc & ((1 << BITS) - 1)) as u32));
+            self.acc >>= BITS;
+            self.have -= BITS;
+        }
+    }
+
+    /// Ends the stream on a character of its own, padded with one-bits (an unfinished
+    /// quotient, so that no value can be read from them), into `out`.
+    fn flush(mut self, out: &mut String) {
+        if self.have > 0 {
+            let pad = BITS - self.have;
+            self.push((1 << pad) - 1, pad);
+        }
+        out.push_str(&self.text);
     }
 }
 
@@ -314,6 +390,13 @@ mod tests {
         );
     }
 
+    /// Rice bits of `ints` under `k` as a slow reference: the zigzag value's quotient in
+    /// unary, a stop bit, `k` low bits.
+    fn rice_bits(ints: &[i32], k: u32) -> usize {
+        let zig = |v: i32| (if v < 0 { -2 * v - 1 } else { 2 * v }) as usize;
+        ints.iter().map(|&v| (zig(v) >> k) + 1 + k as usize).sum()
+    }
+
     #[test]
     fn streams_round_trip_at_the_edges_of_their_range() {
         for bits in 2..=BITS {
@@ -328,7 +411,8 @@ mod tests {
                 let mut w = Writer::default();
                 w.ints(&[5, -5]).stream(bits, &ints[..n]).ints(&[-16383]);
                 let text = w.text().to_string();
-                let chars = 2 + (n * bits as usize).div_ceil(BITS as usize) + 1;
+                let best = (0..bits).map(|k| rice_bits(&ints[..n], k)).min().unwrap();
+                let chars = 2 + (4 + best).div_ceil(BITS as usize) + 1;
                 assert_eq!(text.chars().count(), chars, "{bits} bits, {n}");
                 let mut r = Reader::new(&text);
                 assert_eq!(r.ints(2).unwrap(), [5, -5]);
@@ -337,39 +421,73 @@ mod tests {
                 r.finish().unwrap();
             }
         }
-        // Eight bits: 1.875 integers a character.
+    }
+
+    #[test]
+    fn weights_near_zero_take_fewer_bits_than_their_width() {
+        // A two-sided geometric spread, as trained weights have: 0 most often, then ±1...
+        let ints: Vec<i32> = (0..3000)
+            .map(|i: i32| {
+                let m = (i * 7919) % 64;
+                let mag = (m.trailing_ones() + (m >> 5) as u32) as i32;
+                if i % 2 == 0 {
+                    mag
+                } else {
+                    -mag
+                }
+            })
+            .collect();
         let mut w = Writer::default();
-        w.stream(8, &[127; 1500]);
-        assert_eq!(w.text().chars().count(), 800);
+        w.stream(7, &ints);
+        let chars = w.text().chars().count();
+        assert!(chars * 15 < 3000 * 4, "{chars} characters");
+        assert_eq!(Reader::new(w.text()).stream(7, 3000).unwrap(), ints);
+        // The widest values at every k: one a character each at 15 bits and k = 14.
+        let wide = [16383, -16383, 16383];
+        let mut w = Writer::default();
+        w.stream(15, &wide);
+        assert_eq!(
+            w.text().chars().count(),
+            (4 + rice_bits(&wide, 14)).div_ceil(15)
+        );
     }
 
     #[test]
     fn a_damaged_stream_is_named() {
         let mut w = Writer::default();
-        w.stream(8, &[1, -127, 127]);
+        // k = 1: 4 + 3 + 2 + 4 bits, so two padding bits (ones) in the first character.
+        w.stream(8, &[1, -1, 2]);
         let text = w.text().to_string();
-        assert_eq!(Reader::new(&text).stream(8, 4), Err(DecodeError::Short(2)));
+        let n = text.chars().count();
+        assert_eq!(Reader::new(&text).stream(8, 4), Err(DecodeError::Short(n)));
         let mut r = Reader::new(&text);
         r.stream(8, 3).unwrap();
         assert_eq!(r.finish(), Ok(()));
+        assert_eq!(n, 1);
         let mut long = text.clone();
         long.push(char_of(0));
         let mut r = Reader::new(&long);
         r.stream(8, 3).unwrap();
-        assert_eq!(r.finish(), Err(DecodeError::Long(2)));
-        // A stored 0 is -128, outside the symmetric range.
-        let zero: String = [char_of(0), char_of(0)].iter().collect();
+        assert_eq!(r.finish(), Err(DecodeError::Long(n)));
+        // k = 2 (bits 0-3), then 71 one-bits: the quotient passes 254 >> 2, 8 bits' widest.
+        let ones: String = [2 | 0x7ff0, 0x7fff, 0x7fff, 0x7fff, 0x7fff]
+            .iter()
+            .map(|&v| char_of(v))
+            .collect();
+        let e = Reader::new(&ones).stream(8, 1);
+        assert!(matches!(e, Err(DecodeError::Range { at: 0, .. })), "{e:?}");
+        // A k as wide as the integers is refused.
+        let wide_k: String = [char_of(8)].iter().collect();
         assert_eq!(
-            Reader::new(&zero).stream(8, 1),
-            Err(DecodeError::Range { at: 0, int: -128 })
+            Reader::new(&wide_k).stream(8, 1),
+            Err(DecodeError::Range { at: 0, int: 8 })
         );
-        // Three 8-bit integers leave 6 bits of padding in the second character.
         let mut chars: Vec<char> = text.chars().collect();
-        chars[1] = char_of(value_of(chars[1]).unwrap() | 1 << 14);
+        chars[n - 1] = char_of(value_of(chars[n - 1]).unwrap() & !(1 << 14));
         let padded: String = chars.into_iter().collect();
         assert_eq!(
             Reader::new(&padded).stream(8, 3),
-            Err(DecodeError::Padding(1))
+            Err(DecodeError::Padding(n - 1))
         );
     }
 }

@@ -148,7 +148,9 @@ mod tests {
             let h = layer(bits);
             let text = h.encode();
             assert_eq!(Hidden::decode(&text), Ok(h.clone()), "{bits} bits");
-            let chars = 2 + ((FEATURES + 2) * HIDDEN * bits as usize).div_ceil(15);
+            let mut stream = super::super::encoding::Writer::default();
+            stream.stream(bits, &h.ints());
+            let chars = 2 + stream.text().chars().count();
             assert_eq!(text.chars().count(), chars, "{bits} bits");
         }
     }

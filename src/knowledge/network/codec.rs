@@ -1,14 +1,14 @@
 //! The network as shipped text (one 15-bit value a character, [`crate::knowledge::encoding`]):
 //!
 //! ```text
-//! header   9 integers   format 2, inputs, hidden, row bits, qa, qb, holes (0 or POLICY_HOLES),
+//! header   9 integers   format 3, inputs, hidden, row bits, qa, qb, holes (0 or POLICY_HOLES),
 //!                       policy bits, qp
-//! rows     a stream of inputs · hidden integers of `row bits` bits, input by input
+//! rows     a stream of inputs · hidden integers within `row bits` bits, input by input
 //! bias     hidden integers, one a character
 //! out      2 · hidden integers: the mover's units, then the opponent's
 //! out bias 2 integers, its halves (split_bias)
 //! then, with a policy head:
-//! policy   a stream of holes · 2 · hidden integers of `policy bits` bits, hole by hole
+//! policy   a stream of holes · 2 · hidden integers within `policy bits` bits, hole by hole
 //!          (the mover's units, then the opponent's)
 //! pbias    2 · holes integers, each bias's halves
 //! local    2 · LOCAL integers, the local term's weights' halves (`super::local`)
@@ -23,7 +23,7 @@ use crate::knowledge::encoding::{DecodeError, Reader};
 use crate::knowledge::inputs::INPUTS;
 
 /// The format this engine reads.
-pub const FORMAT: i32 = 2;
+pub const FORMAT: i32 = 3;
 
 /// The policy head's holes a network may have besides none: the bundle, which ships no
 /// policy head, refuses one.

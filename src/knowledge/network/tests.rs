@@ -100,10 +100,25 @@ fn the_text_round_trips_with_and_without_a_policy_and_counts_its_characters() {
             net.out_bias = bias;
             let text = net.encode();
             assert_eq!(Network::decode(&text).unwrap(), net);
-            let stream = |n: usize| (n * bits as usize).div_ceil(15);
-            let mut chars = 9 + stream(INPUTS * hidden) + 3 * hidden + 2;
-            if policy {
-                chars += stream(POLICY_HOLES * 2 * hidden) + 2 * POLICY_HOLES + 2 * local::LOCAL;
+            let stream = |bits: u32, ints: Vec<i32>| {
+                let mut w = crate::knowledge::encoding::Writer::default();
+                w.stream(bits, &ints).text().chars().count()
+            };
+            let wide = |r: &[i16]| {
+                r[..hidden]
+                    .iter()
+                    .map(|&w| i32::from(w))
+                    .collect::<Vec<_>>()
+            };
+            let rows = net.rows.iter().flat_map(|r| wide(r)).collect();
+            let mut chars = 9 + stream(bits, rows) + 3 * hidden + 2;
+            if let Some(p) = &net.policy {
+                let ints = p.rows.iter().flat_map(|r| {
+                    let mut both = wide(r);
+                    both.extend(wide(&r[MAX_HIDDEN..]));
+                    both
+                });
+                chars += stream(p.bits, ints.collect()) + 2 * POLICY_HOLES + 2 * local::LOCAL;
             }
             assert_eq!(text.chars().count(), chars, "{hidden} {bits} {policy}");
         }
