@@ -137,9 +137,9 @@ fn by_direction(slow: &RefGame, c: Cell, made: &[Cell]) -> Vec<(usize, u8)> {
     let peg = |back: usize| moves.len().checked_sub(back).and_then(|i| moves[i].peg());
     for (base, last) in [(f::LAST_OPP_AT, peg(1)), (f::LAST_OWN_AT, peg(2))] {
         let near = last.map(|t| fold(t.x() - c.x(), t.y() - c.y()));
-        if let Some((a, b)) = near.filter(|&(a, b)| a.abs() <= 3 && b.abs() <= 3) {
-            let place = (7 * (a + 3) + b + 3) as usize;
-            out.push((base + place - usize::from(place > 24), 1));
+        if let Some((a, b)) = near.filter(|&(a, b)| a.abs() <= 4 && b.abs() <= 4) {
+            let place = (9 * (a + 4) + b + 4) as usize;
+            out.push((base + place - usize::from(place > 40), 1));
         }
     }
     out

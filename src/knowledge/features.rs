@@ -57,14 +57,18 @@ pub const SWAP: usize = EDGE + 1;
 /// Each adjacent hole by its direction (folded) when a peg stands there: the mover's, the
 /// opponent's.
 pub const ADJ_DIR: usize = SWAP + 1;
-/// Where the opponent's last peg stands from the hole, when within 3 columns and rows, by the
-/// step to it folded towards the board's centre: 48 indicators, beside the distance classes
-/// above.
+/// How far (in columns and in rows) a last peg's place is told.
+pub const LAST_RADIUS: i32 = 4;
+/// The places within [`LAST_RADIUS`] of a hole, the hole left out.
+const LAST_PLACES: usize = ((2 * LAST_RADIUS + 1) * (2 * LAST_RADIUS + 1) - 1) as usize;
+/// Where the opponent's last peg stands from the hole, when within [`LAST_RADIUS`] columns and
+/// rows, by the step to it folded towards the board's centre: 80 indicators, beside the
+/// distance classes above.
 pub const LAST_OPP_AT: usize = ADJ_DIR + 16;
 /// The same for the mover's own last peg.
-pub const LAST_OWN_AT: usize = LAST_OPP_AT + 48;
+pub const LAST_OWN_AT: usize = LAST_OPP_AT + LAST_PLACES;
 /// How many features there are.
-pub const FEATURES: usize = LAST_OWN_AT + 48;
+pub const FEATURES: usize = LAST_OWN_AT + LAST_PLACES;
 
 /// Most (index, count) pairs a move has: the hole's place, up to 8 knight neighbours, 5 counts
 /// of links, groups and faced pegs, 2 of adjacent pegs and up to 8 adjacent pegs, and 7 far
@@ -75,7 +79,7 @@ pub const MAX_ACTIVE: usize = 31;
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Active {
     /// The pairs; only the first `len` mean anything.
-    pub pairs: [(u8, u8); MAX_ACTIVE],
+    pub pairs: [(u16, u8); MAX_ACTIVE],
     /// How many pairs there are.
     pub len: usize,
 }
@@ -107,7 +111,7 @@ impl Sink for Active {
     #[inline]
     fn add(&mut self, index: usize, count: u32) {
         if count > 0 {
-            self.pairs[self.len] = (index as u8, count.min(255) as u8);
+            self.pairs[self.len] = (index as u16, count.min(255) as u8);
             self.len += 1;
         }
     }
@@ -281,14 +285,14 @@ impl<'a> Context<'a> {
         self.last_at(LAST_OWN_AT, self.last_own, c, out);
     }
 
-    /// Where `last` stands from `c` (the features from `base` on), when within 3 columns and
-    /// rows: the [`place`] of the [`fold`]ed step.
+    /// Where `last` stands from `c` (the features from `base` on), when within
+    /// [`LAST_RADIUS`] columns and rows: the [`place`] of the [`fold`]ed step.
     fn last_at(&self, base: usize, last: Option<Cell>, c: Cell, out: &mut impl Sink) {
         if let Some(t) = last {
             let (dx, dy) = (t.x() - c.x(), t.y() - c.y());
-            if dx.abs() <= 3 && dy.abs() <= 3 {
+            if dx.abs() <= LAST_RADIUS && dy.abs() <= LAST_RADIUS {
                 let (a, b) = fold(self.mover.index(), self.quadrant(c), dx, dy);
-                out.add(base + place(a, b, 3), 1);
+                out.add(base + place(a, b, LAST_RADIUS), 1);
             }
         }
     }

@@ -12,7 +12,7 @@ use super::encoding::{DecodeError, Reader};
 use super::features::{Active, FEATURES};
 
 /// Hidden units.
-pub const HIDDEN: usize = 16;
+pub const HIDDEN: usize = 32;
 
 /// A value for each hidden unit.
 pub type Units = [i16; HIDDEN];
@@ -165,7 +165,7 @@ mod tests {
         };
         let range = |at, int| Err(DecodeError::Range { at, int });
         assert_eq!(Hidden::decode(&head(8, 7)), range(0, 8));
-        assert_eq!(Hidden::decode(&head(16, 9)), range(1, 9));
+        assert_eq!(Hidden::decode(&head(HIDDEN as i32, 9)), range(1, 9));
         let short: String = text.chars().take(text.chars().count() - 1).collect();
         assert!(matches!(Hidden::decode(&short), Err(DecodeError::Short(_))));
         assert!(matches!(

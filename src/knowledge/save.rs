@@ -89,9 +89,11 @@ fn saves(board: &Board, p: Player, x: usize, a: Neighbor, b: Neighbor, c: Cell) 
     // C-B is X-A moved by B - X, and C-A is X-B moved by A - X: the same bridges shifted.
     let shift = |bridge: u16, to: usize| (bridge as i32 + 4 * (to as i32 - x as i32)) as usize;
     let (cb, ca) = (shift(a.bridge, b_cell), shift(b.bridge, a_cell));
-    let bridge_to = |e: usize| Cell::from_index(e).and_then(|e| Bridge::between(c, e));
-    debug_assert_eq!(Some(cb), bridge_to(b_cell).map(Bridge::index));
-    debug_assert_eq!(Some(ca), bridge_to(a_cell).map(Bridge::index));
+    debug_assert!({
+        let bridge_to = |e: usize| Cell::from_index(e).and_then(|e| Bridge::between(c, e));
+        let index = |e: usize| bridge_to(e).map(Bridge::index);
+        index(b_cell) == Some(cb) && index(a_cell) == Some(ca)
+    });
     let open = board.blocked_index(p, cb) == 0 && board.blocked_index(p, ca) == 0;
     open && !board.same_group(a_cell, b_cell)
 }

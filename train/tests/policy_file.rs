@@ -83,8 +83,9 @@ fn damage_is_named_by_file_line_and_offset() {
 #[test]
 fn a_hidden_weight_that_is_not_an_integer_of_its_bits_is_refused_with_its_line() {
     let text = policy_file::to_text(&with_hidden());
-    assert!(text.contains("\nhidden 16 bits 7\n"), "{text}");
-    let body_start = text.find("hidden 16 bits 7\n").unwrap() + "hidden 16 bits 7\n".len();
+    let line = format!("hidden {HIDDEN} bits 7\n");
+    assert!(text.contains(&format!("\n{line}")), "{text}");
+    let body_start = text.find(&line).unwrap() + line.len();
     let (head, body) = text.split_at(body_start);
     let mut lines: Vec<String> = body.lines().map(str::to_string).collect();
     // The first hidden weight (the row of feature 0, unit 0) is -63.
