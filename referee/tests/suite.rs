@@ -139,5 +139,5 @@ fn the_committed_loss_fixtures_are_the_turn_inputs_of_their_moves() {
             seen += 1;
         }
     }
-    assert_eq!(seen, 40);
+    assert_eq!(seen, 32);
 }
