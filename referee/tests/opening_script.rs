@@ -9,7 +9,7 @@ mod common;
 use common::{python_script, scratch, text};
 use std::path::Path;
 use std::process::Output;
-use twixt::bot::opening::{first_pegs, first_reply, score, should_swap};
+use twixt::bot::opening::{first_reply, score, should_swap, table_first_pegs};
 use twixt::Cell;
 
 /// Runs `python3 scripts/opening-table ARGS`; `None` without python3.
@@ -78,12 +78,12 @@ fn the_script_prints_the_tables_the_bot_ships() {
         assert_eq!(swapped.contains(&c), should_swap(c), "{c}: {swapped:?}");
     }
     let holes = quarter();
-    let mut ours: Vec<Cell> = first_pegs()
+    let mut ours: Vec<Cell> = table_first_pegs()
         .into_iter()
         .filter(|c| holes.contains(c))
         .collect();
     ours.sort();
-    let mut opens = listed(&out, "player 0 opens on");
+    let mut opens = listed(&out, "player 0's first pegs by the table");
     opens.sort();
     assert_eq!(opens, ours, "{out}");
 }

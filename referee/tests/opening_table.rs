@@ -6,7 +6,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use twixt::bot::opening::{first_pegs, first_reply, score, should_swap, FIRST_PEG_BAND};
+use twixt::bot::opening::{
+    deep_least, first_pegs, first_reply, score, should_swap, table_first_pegs, FIRST_PEG_BAND,
+};
 use twixt::Cell;
 use twixt_referee::record::read_records;
 
@@ -97,7 +99,7 @@ fn the_tables_hold_the_best_measured_replies_and_their_scores() {
 fn the_first_pegs_are_the_holes_at_most_half_scored_nearest_it() {
     let holes = measured();
     let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
-    let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();
+    let ours: Vec<Cell> = table_first_pegs().into_iter().filter(quarter).collect();
     let below_half = |lines: &Lines| 50.0 - book_line(lines).unwrap().1.round();
     let nearest = holes
         .values()
@@ -110,4 +112,66 @@ fn the_first_pegs_are_the_holes_at_most_half_scored_nearest_it() {
         assert_eq!(ours.contains(c), near, "{c}: {d} below half");
     }
     assert!(!ours.is_empty(), "no first peg");
+}
+
+/// The book's deep searches of the positions after a first peg and player 1's answer: for each
+/// quarter hole of a first peg, player 0's value after each answer (SWAP, or a hole mirrored
+/// with the peg into the quarter board), the least where an answer was searched twice.
+fn deep_answers() -> BTreeMap<Cell, BTreeMap<String, f64>> {
+    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openings");
+    let mut firsts: BTreeMap<Cell, BTreeMap<String, f64>> = BTreeMap::new();
+    for file in [
+        "book-searches.jsonl",
+        "book-searches-ply2.jsonl",
+        "book-searches-ply2-more.jsonl",
+    ] {
+        let text = std::fs::read_to_string(docs.join(file)).unwrap();
+        for (n, line) in text.lines().enumerate() {
+            let r: serde_json::Value = serde_json::from_str(line).unwrap();
+            let moves: Vec<&str> = r["moves"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|m| m.as_str().unwrap())
+                .collect();
+            if moves.len() != 2 {
+                continue;
+            }
+            assert_eq!(r["iterations"], 640_000, "{file}:{}", n + 1);
+            let first: Cell = moves[0].parse().unwrap();
+            let answer = match moves[1] {
+                "SWAP" => "SWAP".to_string(),
+                hole => into_quarter(first, hole.parse().unwrap()).to_string(),
+            };
+            let value = r["value"].as_f64().unwrap();
+            let answers = firsts.entry(into_quarter(first, first)).or_default();
+            let least = answers.entry(answer).or_insert(value);
+            *least = least.min(value);
+        }
+    }
+    firsts
+}
+
+#[test]
+fn the_first_pegs_are_the_table_s_that_the_deep_searches_of_every_answer_value_most() {
+    let deep = deep_answers();
+    let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
+    let table: Vec<Cell> = table_first_pegs().into_iter().filter(quarter).collect();
+    let mut best = 0;
+    for c in &table {
+        let answers = &deep[c];
+        // Player 1's 120 holes but the peg's, and the swap.
+        assert_eq!(answers.len(), 120, "{c}: {:?}", answers.keys());
+        assert!(answers.contains_key("SWAP"), "{c}");
+        let least = answers.values().fold(1.0, |m: f64, &v| m.min(v));
+        assert_eq!(deep_least(*c), Some((100.0 * least).round() as u8), "{c}");
+        best = best.max(deep_least(*c).unwrap());
+    }
+    let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();
+    let expected: Vec<Cell> = table
+        .into_iter()
+        .filter(|&c| deep_least(c) == Some(best))
+        .collect();
+    assert_eq!(ours, expected);
+    assert_eq!(ours.len(), 1, "{ours:?}");
 }

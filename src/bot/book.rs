@@ -5,10 +5,13 @@
 //! apart are linked (then no link was blocked, so the links follow from the pegs, and the
 //! player to move from the counts); the book keys no other. The board's two mirror
 //! symmetries, which keep each player's borders, make four frames of a position: its key is
-//! its pegs in the least of them (player 0's cell indices in order, then player 1's). Host
-//! tools write a key as `F6G8/E8`; the shipped book writes each entry as characters from
-//! U+3400 on, which the bundle counts with the weights (`BOOK_CODE`): the key's cells, the
-//! split between the players, `GIVES`, the move in the key's frame, then `NEXT`.
+//! its pegs in the least of them (player 0's cell indices in order, then player 1's). The
+//! counts tell the player to move but after a swap, where player 1 moves with as many pegs as
+//! player 0 (as player 0 does without one): such a key ends with a mark of its own. Host
+//! tools write a key as `F6G8/E8` (after a swap, `B4/F3/1`); the shipped book writes each
+//! entry as characters from U+3400 on, which the bundle counts with the weights
+//! (`BOOK_CODE`): the key's cells, the split between the players (and the mark), `GIVES`,
+//! the move in the key's frame, then `NEXT`.
 
 /// The shipped book (host tools read it; the bot reaches it through its own field).
 #[cfg(not(codingame))]
@@ -31,6 +34,8 @@ const SPLIT: u32 = SWAP_CODE + 1;
 const GIVES: u32 = SPLIT + 1;
 /// After each entry.
 const NEXT: u32 = GIVES + 1;
+/// After player 1's pegs where player 1 moves with as many pegs as player 0 (after a swap).
+const ONE_TO_MOVE: u32 = NEXT + 1;
 
 /// The shipped book's character for `code` (a cell index from [`BOOK_CODE`], or a mark).
 fn book_char(code: u32) -> char {
@@ -38,7 +43,8 @@ fn book_char(code: u32) -> char {
 }
 
 /// `pos`'s pegs in `frame` as the shipped book writes a key: player 0's in cell order,
-/// [`SPLIT`], player 1's.
+/// [`SPLIT`], player 1's, and [`ONE_TO_MOVE`] where player 1 moves with as many pegs as
+/// player 0.
 fn coded_in(pos: &Position, frame: u8) -> String {
     let mut key = String::new();
     for p in Player::BOTH {
@@ -53,6 +59,11 @@ fn coded_in(pos: &Position, frame: u8) -> String {
         if p == Player::Zero {
             key.push(book_char(SPLIT));
         }
+    }
+    let board = pos.board();
+    let even = board.pegs(Player::Zero).count() == board.pegs(Player::One).count();
+    if even && pos.to_move() == Player::One {
+        key.push(book_char(ONE_TO_MOVE));
     }
     key
 }
@@ -131,6 +142,7 @@ pub fn readable(book: &str) -> Result<Vec<String>, char> {
             _ if code == SPLIT => entry.push('/'),
             _ if code == GIVES => entry.push('='),
             _ if code == SWAP_CODE => entry.push_str("SWAP"),
+            _ if code == ONE_TO_MOVE => entry.push_str("/1"),
             _ => match code
                 .checked_sub(BOOK_CODE)
                 .and_then(|i| Cell::from_index(i as usize))
@@ -241,6 +253,20 @@ mod tests {
     }
 
     #[test]
+    fn a_position_after_a_swap_is_not_the_one_with_the_other_player_to_move() {
+        // K4 answered by G3, player 0 to move; C7 swapped (G3) and K4, player 1 to move.
+        let plain = Position::after("K4 G3").unwrap();
+        let swapped = Position::after("C7 SWAP K4").unwrap();
+        assert_eq!(plain.board().occupied(), swapped.board().occupied());
+        assert_eq!(position_key(&plain).unwrap().0, "B4/F3");
+        assert_eq!(position_key(&swapped).unwrap().0, "B4/F3/1");
+        assert_eq!(position_of_key("B4/F3/1").to_move(), Player::One);
+        let book = entry(&swapped, peg("G7")).unwrap();
+        assert_eq!(lookup_in(&book, &swapped), Some(peg("G7")));
+        assert_eq!(lookup_in(&book, &plain), None);
+    }
+
+    #[test]
     fn the_book_may_swap_a_first_peg() {
         let pos = Position::after("B5").unwrap();
         assert_eq!(
@@ -249,8 +275,12 @@ mod tests {
         );
     }
 
-    /// The position a host key (`F6G8/E8`) names, in the key's frame.
+    /// The position a host key (`F6G8/E8`, after a swap `B4/F3/1`) names, in the key's frame.
     fn position_of_key(key: &str) -> Position {
+        let (key, one_to_move) = match key.strip_suffix("/1") {
+            Some(k) => (k, true),
+            None => (key, false),
+        };
         let (p0, p1) = key.split_once('/').expect("P0/P1");
         let pegs = |text: &str| -> Vec<Cell> {
             let starts: Vec<usize> = text
@@ -275,7 +305,11 @@ mod tests {
             board.pegs(Player::Zero).count(),
             board.pegs(Player::One).count(),
         );
-        let to_move = if n0 > n1 { Player::One } else { Player::Zero };
+        let to_move = if n0 > n1 || one_to_move {
+            Player::One
+        } else {
+            Player::Zero
+        };
         Position::from_parts(board, to_move)
     }
 

@@ -1,6 +1,7 @@
 //! The first peg, the swap decision and player 1's first reply, from tables built by self-play
 //! (`docs/OPENINGS.md`, `scripts/opening-table`): for each hole, player 1's reply that scored
-//! best, and player 0's score after its first peg there and that reply.
+//! best, and player 0's score after its first peg there and that reply; of the first pegs the
+//! table allows, ours is the one the book's deep searches of every answer value most.
 
 use crate::cell::{Cell, CELLS, SIZE};
 
@@ -75,17 +76,50 @@ pub fn first_reply(first: Cell) -> Option<Cell> {
 /// an opponent's book more to prepare for.
 pub const FIRST_PEG_BAND: u8 = 3;
 
-/// The holes for our first peg as player 0: of the holes that score at most half, those
-/// within [`FIRST_PEG_BAND`] of the one nearest half. A score is the least of a hole's
-/// measured lines, so it errs low: a hole scored above half is likely worth more still to an
-/// opponent that swaps it (D5, scored 58, gave us 10 games of 50 once swapped by 39e8738),
-/// and one scored below half is the safer side of the pie.
-pub fn first_pegs() -> Vec<Cell> {
+/// The table's first pegs for player 0: of the holes that score at most half, those within
+/// [`FIRST_PEG_BAND`] of the one nearest half. A score is the least of a hole's measured
+/// lines, so it errs low: a hole scored above half is likely worth more still to an opponent
+/// that swaps it (D5, scored 58, gave us 10 games of 50 once swapped by 39e8738), and one
+/// scored below half is the safer side of the pie.
+pub fn table_first_pegs() -> Vec<Cell> {
     let below_half = |c: Cell| score(c).filter(|&s| s <= 50).map(|s| 50 - s);
     let holes = || (0..CELLS).filter_map(Cell::from_index);
     let nearest = holes().filter_map(below_half).min().unwrap_or(0);
     let near = |c: &Cell| below_half(*c).map_or(false, |d| d <= nearest + FIRST_PEG_BAND);
     holes().filter(near).collect()
+}
+
+/// Player 0's least value in percent after a first peg on a quarter hole of the table's first
+/// pegs, over all that player 1 may answer (the swap and each of its 119 holes), each answer's
+/// position searched at 640,000 iterations for the book (`docs/openings/book-searches.jsonl`,
+/// `book-searches-ply2.jsonl` and `book-searches-ply2-more.jsonl`;
+/// `referee/tests/opening_table.rs` holds this table to them). B4's refutation (G9, 38%) and
+/// B5's (F4, 42%) are not the table's replies (E6, F8), which self-play found best; F6 keeps
+/// at least 54% whatever player 1 does (F8; the swap 56%).
+const DEEP_LEAST: [(&str, u8); 3] = [("B4", 38), ("B5", 42), ("F6", 54)];
+
+/// [`DEEP_LEAST`]'s value of the hole that `c` is or mirrors, where it has one.
+pub fn deep_least(c: Cell) -> Option<u8> {
+    let q = quarter(c)?;
+    let value = DEEP_LEAST.iter().find(|(name, _)| {
+        let hole: Option<Cell> = name.parse().ok();
+        hole.and_then(quarter) == Some(q)
+    });
+    value.map(|&(_, v)| v)
+}
+
+/// The holes for our first peg as player 0: of the table's ([`table_first_pegs`]), those the
+/// deep searches value most ([`DEEP_LEAST`]): a first peg is worth what player 1's best answer
+/// leaves it, which a search of every answer bounds better than self-play's few lines.
+pub fn first_pegs() -> Vec<Cell> {
+    let table = table_first_pegs();
+    match table.iter().filter_map(|&c| deep_least(c)).max() {
+        Some(best) => table
+            .into_iter()
+            .filter(|&c| deep_least(c) == Some(best))
+            .collect(),
+        None => table,
+    }
 }
 
 /// Our first peg as player 0: one of [`first_pegs`], chosen by `pick` (a random number), so
@@ -141,7 +175,7 @@ mod tests {
     }
 
     #[test]
-    fn swaps_what_scores_above_half_and_opens_nearest_half() {
+    fn swaps_what_scores_above_half_and_opens_where_the_deep_searches_value_most() {
         for c in ["E6", "D6", "D5", "H6", "I7", "D8"] {
             assert!(should_swap(cell(c)), "{c}");
         }
@@ -150,14 +184,23 @@ mod tests {
         ] {
             assert!(!should_swap(cell(c)), "{c}");
         }
-        let mut pegs: Vec<String> = first_pegs().iter().map(|c| c.to_string()).collect();
-        pegs.sort();
+        let names = |holes: Vec<Cell>| {
+            let mut names: Vec<String> = holes.iter().map(|c| c.to_string()).collect();
+            names.sort();
+            names
+        };
         let mut expected = [
             "B4", "K4", "B9", "K9", "B5", "K5", "B8", "K8", "F6", "G6", "F7", "G7",
         ];
         expected.sort_unstable();
-        assert_eq!(pegs, expected);
+        assert_eq!(names(table_first_pegs()), expected);
+        assert_eq!(names(first_pegs()), ["F6", "F7", "G6", "G7"]);
+        for c in table_first_pegs() {
+            assert!(deep_least(c).is_some(), "{c} has no deep value");
+        }
+        assert_eq!(deep_least(cell("K8")), Some(42));
+        assert_eq!(deep_least(cell("C3")), None);
         let picked: std::collections::HashSet<Cell> = (0..64).map(first_peg).collect();
-        assert_eq!(picked.len(), 12);
+        assert_eq!(picked.len(), 4);
     }
 }
