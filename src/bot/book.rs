@@ -6,8 +6,8 @@
 //! player to move from the counts); the book keys no other. The board's two mirror
 //! symmetries, which keep each player's borders, make four frames of a position: its key is
 //! its pegs in the least of them (player 0's cell indices in order, then player 1's). The
-//! counts tell the player to move but after a swap, where player 1 moves with as many pegs as
-//! player 0 (as player 0 does without one): such a key ends with a mark of its own. Host
+//! counts tell the player to move, except after a swap, where player 1 moves with as many
+//! pegs as player 0 (as player 0 does without one): such a key ends with a mark of its own. Host
 //! tools write a key as `F6G8/E8` (after a swap, `B4/F3/1`); the shipped book writes each
 //! entry as characters from U+3400 on, which the bundle counts with the weights
 //! (`BOOK_CODE`): the key's cells, the split between the players (and the mark), `GIVES`,

@@ -98,7 +98,7 @@ pub fn table_first_pegs() -> Vec<Cell> {
 /// at least 54% whatever player 1 does (F8; the swap 56%).
 const DEEP_LEAST: [(&str, u8); 3] = [("B4", 38), ("B5", 42), ("F6", 54)];
 
-/// [`DEEP_LEAST`]'s value of the hole that `c` is or mirrors, where it has one.
+/// `DEEP_LEAST`'s value of the hole that `c` is or mirrors, where it has one.
 pub fn deep_least(c: Cell) -> Option<u8> {
     let q = quarter(c)?;
     let value = DEEP_LEAST.iter().find(|(name, _)| {
@@ -109,7 +109,7 @@ pub fn deep_least(c: Cell) -> Option<u8> {
 }
 
 /// The holes for our first peg as player 0: of the table's ([`table_first_pegs`]), those the
-/// deep searches value most ([`DEEP_LEAST`]): a first peg is worth what player 1's best answer
+/// deep searches value most (`DEEP_LEAST`): a first peg is worth what player 1's best answer
 /// leaves it, which a search of every answer bounds better than self-play's few lines.
 pub fn first_pegs() -> Vec<Cell> {
     let table = table_first_pegs();
