@@ -9,7 +9,7 @@ mod common;
 use common::{python_script, scratch, text};
 use std::path::Path;
 use std::process::Output;
-use twixt::bot::opening::{first_reply, score, should_swap, table_first_pegs};
+use twixt::bot::opening::{score, should_swap, table_first_pegs, table_reply};
 use twixt::Cell;
 
 /// Runs `python3 scripts/opening-table ARGS`; `None` without python3.
@@ -68,7 +68,7 @@ fn the_script_prints_the_tables_the_bot_ships() {
             "{c}"
         );
         assert_eq!(
-            first_reply(c).map(|r| r.to_string()),
+            table_reply(c).map(|r| r.to_string()),
             Some(replies[y][x].clone()),
             "{c}"
         );

@@ -7,7 +7,8 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 use twixt::bot::opening::{
-    deep_least, first_pegs, first_reply, score, should_swap, table_first_pegs, FIRST_PEG_BAND,
+    deep_least, first_pegs, first_reply, score, should_swap, table_first_pegs, table_reply,
+    FIRST_PEG_BAND,
 };
 use twixt::Cell;
 use twixt_referee::record::read_records;
@@ -89,7 +90,7 @@ fn the_tables_hold_the_best_measured_replies_and_their_scores() {
     assert_eq!(holes.len(), 30, "{:?}", holes.keys());
     for (&c, lines) in &holes {
         let (answer, percent) = book_line(lines).unwrap_or_else(|| panic!("{c}: {lines:?}"));
-        assert_eq!(first_reply(c), Some(answer), "{c}: {lines:?}");
+        assert_eq!(table_reply(c), Some(answer), "{c}: {lines:?}");
         assert_eq!(score(c), Some(percent.round() as u8), "{c}: {lines:?}");
         assert_eq!(should_swap(c), percent.round() > 50.0, "{c}: {percent:.1}%");
     }
@@ -165,6 +166,14 @@ fn the_first_pegs_are_the_table_s_that_the_deep_searches_of_every_answer_value_m
         assert!(answers.contains_key("SWAP"), "{c}");
         let least = answers.values().fold(1.0, |m: f64, &v| m.min(v));
         assert_eq!(deep_least(*c), Some((100.0 * least).round() as u8), "{c}");
+        // Our reply is the answer that leaves player 0 least (never the swap here).
+        let (answer, _) = answers.iter().find(|(_, &v)| v == least).unwrap();
+        assert_eq!(
+            first_reply(*c).map(|r| r.to_string()).as_ref(),
+            Some(answer),
+            "{c}"
+        );
+        assert!(!should_swap(*c), "{c}");
         best = best.max(deep_least(*c).unwrap());
     }
     let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();

@@ -59,15 +59,31 @@ pub fn should_swap(first: Cell) -> bool {
     score(first).map_or(false, |s| s > 50)
 }
 
-/// Our reply as player 1 to a first peg on `first` that stays (not swapped): the table's
-/// reply, mirrored as `first` mirrors its quarter hole; `None` where player 0 may not play.
-pub fn first_reply(first: Cell) -> Option<Cell> {
+/// The table's reply as player 1 to a first peg on `first`, mirrored as `first` mirrors its
+/// quarter hole; `None` where player 0 may not play.
+pub fn table_reply(first: Cell) -> Option<Cell> {
     let (x, y) = quarter(first)?;
     let r: Cell = REPLY[y][x - 1].parse().ok()?;
+    Some(r.mirrored(frame_of(first)))
+}
+
+/// Our reply as player 1 to a first peg on `first` that stays (not swapped): where the deep
+/// searches searched every answer to it (`DEEP`), the one that leaves player 0 least; else
+/// the table's ([`table_reply`]).
+pub fn first_reply(first: Cell) -> Option<Cell> {
+    match deep(first) {
+        Some((_, reply)) => reply
+            .parse()
+            .ok()
+            .map(|r: Cell| r.mirrored(frame_of(first))),
+        None => table_reply(first),
+    }
+}
+
+/// The mirror flips that take `c` into the quarter board.
+fn frame_of(c: Cell) -> u8 {
     let last = SIZE as i32 - 1;
-    let frame =
-        u8::from(first.x() > last - first.x()) | u8::from(first.y() > last - first.y()) << 1;
-    Some(r.mirrored(frame))
+    u8::from(c.x() > last - c.x()) | u8::from(c.y() > last - c.y()) << 1
 }
 
 /// How much farther from half, in points, than the hole nearest half a hole's score may be for
@@ -90,26 +106,32 @@ pub fn table_first_pegs() -> Vec<Cell> {
 }
 
 /// Player 0's least value in percent after a first peg on a quarter hole of the table's first
-/// pegs, over all that player 1 may answer (the swap and each of its 119 holes), each answer's
-/// position searched at 640,000 iterations for the book (`docs/openings/book-searches.jsonl`,
-/// `book-searches-ply2.jsonl` and `book-searches-ply2-more.jsonl`;
-/// `referee/tests/opening_table.rs` holds this table to them). B4's refutation (G9, 38%) and
-/// B5's (F4, 42%) are not the table's replies (E6, F8), which self-play found best; F6 keeps
-/// at least 54% whatever player 1 does (F8; the swap 56%).
-const DEEP_LEAST: [(&str, u8); 3] = [("B4", 38), ("B5", 42), ("F6", 54)];
+/// pegs, over all that player 1 may answer (the swap and each of its 119 holes), and the
+/// answer that leaves it, each answer's position searched at 640,000 iterations for the book
+/// (`docs/openings/book-searches.jsonl`, `book-searches-ply2.jsonl` and
+/// `book-searches-ply2-more.jsonl`; `referee/tests/opening_table.rs` holds this table to
+/// them). B4's refutation (G9, 38%) and B5's (F4, 42%) are not the table's replies (E6, F8),
+/// which self-play found best; F6 keeps at least 54% whatever player 1 does (F8; the swap 56%).
+const DEEP: [(&str, u8, &str); 3] = [("B4", 38, "G9"), ("B5", 42, "F4"), ("F6", 54, "F8")];
 
-/// `DEEP_LEAST`'s value of the hole that `c` is or mirrors, where it has one.
-pub fn deep_least(c: Cell) -> Option<u8> {
+/// `DEEP`'s least value and answer for the hole that `c` is or mirrors (the answer in the
+/// quarter hole's frame), where it has them.
+fn deep(c: Cell) -> Option<(u8, &'static str)> {
     let q = quarter(c)?;
-    let value = DEEP_LEAST.iter().find(|(name, _)| {
+    let entry = DEEP.iter().find(|(name, _, _)| {
         let hole: Option<Cell> = name.parse().ok();
         hole.and_then(quarter) == Some(q)
     });
-    value.map(|&(_, v)| v)
+    entry.map(|&(_, v, reply)| (v, reply))
+}
+
+/// `DEEP`'s least value of the hole that `c` is or mirrors, where it has one.
+pub fn deep_least(c: Cell) -> Option<u8> {
+    deep(c).map(|(v, _)| v)
 }
 
 /// The holes for our first peg as player 0: of the table's ([`table_first_pegs`]), those the
-/// deep searches value most (`DEEP_LEAST`): a first peg is worth what player 1's best answer
+/// deep searches value most (`DEEP`): a first peg is worth what player 1's best answer
 /// leaves it, which a search of every answer bounds better than self-play's few lines.
 pub fn first_pegs() -> Vec<Cell> {
     let table = table_first_pegs();
@@ -172,6 +194,11 @@ mod tests {
         }
         assert_eq!(first_reply(cell("B6")), Some(cell("E8")));
         assert_eq!(first_reply(cell("K7")), Some(cell("H5")));
+        // Where every answer was searched: B4's G9, not the table's E6; K9 mirrors B4.
+        assert_eq!(table_reply(cell("B4")), Some(cell("E6")));
+        assert_eq!(first_reply(cell("B4")), Some(cell("G9")));
+        assert_eq!(first_reply(cell("K9")), Some(cell("F4")));
+        assert_eq!(first_reply(cell("F6")), table_reply(cell("F6")));
     }
 
     #[test]
