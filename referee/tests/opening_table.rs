@@ -6,11 +6,9 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use twixt::bot::opening::{
-    deep_least, first_pegs, first_reply, score, should_swap, table_first_pegs, table_reply,
-    FIRST_PEG_BAND,
-};
-use twixt::Cell;
+use twixt::bot::book::{lookup_in, BOOK};
+use twixt::bot::opening::{score, should_swap, table_first_pegs, table_reply, FIRST_PEG_BAND};
+use twixt::{Cell, Move, Player, Position};
 use twixt_referee::record::read_records;
 
 /// The measurement's files, oldest first: a hole that a later file measures takes its games.
@@ -115,72 +113,46 @@ fn the_first_pegs_are_the_holes_at_most_half_scored_nearest_it() {
     assert!(!ours.is_empty(), "no first peg");
 }
 
-/// The book's deep searches of the positions after a first peg and player 1's answer: for each
-/// quarter hole of a first peg, player 0's value after each answer (SWAP, or a hole mirrored
-/// with the peg into the quarter board), the least where an answer was searched twice.
-fn deep_answers() -> BTreeMap<Cell, BTreeMap<String, f64>> {
-    let docs = Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openings");
-    let mut firsts: BTreeMap<Cell, BTreeMap<String, f64>> = BTreeMap::new();
-    for file in [
-        "book-searches.jsonl",
-        "book-searches-ply2.jsonl",
-        "book-searches-ply2-more.jsonl",
-    ] {
-        let text = std::fs::read_to_string(docs.join(file)).unwrap();
-        for (n, line) in text.lines().enumerate() {
-            let r: serde_json::Value = serde_json::from_str(line).unwrap();
-            let moves: Vec<&str> = r["moves"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .map(|m| m.as_str().unwrap())
-                .collect();
-            if moves.len() != 2 {
-                continue;
-            }
-            assert_eq!(r["iterations"], 640_000, "{file}:{}", n + 1);
-            let first: Cell = moves[0].parse().unwrap();
-            let answer = match moves[1] {
-                "SWAP" => "SWAP".to_string(),
-                hole => into_quarter(first, hole.parse().unwrap()).to_string(),
-            };
-            let value = r["value"].as_f64().unwrap();
-            let answers = firsts.entry(into_quarter(first, first)).or_default();
-            let least = answers.entry(answer).or_insert(value);
-            *least = least.min(value);
-        }
+/// The deep searches of the position after each first peg of the quarter board (player 1 to
+/// move, swap allowed): the hole and the search's move, one a hole.
+fn first_ply_searches() -> Vec<(Cell, Move)> {
+    let file =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../docs/openings/book-searches-ply1.jsonl");
+    let text = std::fs::read_to_string(&file).unwrap();
+    let mut out = Vec::new();
+    for (n, line) in text.lines().enumerate() {
+        let r: serde_json::Value = serde_json::from_str(line).unwrap();
+        let moves = r["moves"].as_array().unwrap();
+        assert_eq!(moves.len(), 1, "line {}", n + 1);
+        assert_eq!(r["iterations"], 1_280_000, "line {}", n + 1);
+        let first: Cell = moves[0].as_str().unwrap().parse().unwrap();
+        let best: Move = r["best"].as_str().unwrap().parse().unwrap();
+        out.push((first, best));
     }
-    firsts
+    out
 }
 
 #[test]
-fn the_first_pegs_are_the_table_s_that_the_deep_searches_of_every_answer_value_most() {
-    let deep = deep_answers();
+fn the_book_answers_every_first_peg_as_its_deep_search_does() {
+    let searched = first_ply_searches();
     let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
-    let table: Vec<Cell> = table_first_pegs().into_iter().filter(quarter).collect();
-    let mut best = 0;
-    for c in &table {
-        let answers = &deep[c];
-        // Player 1's 120 holes but the peg's, and the swap.
-        assert_eq!(answers.len(), 120, "{c}: {:?}", answers.keys());
-        assert!(answers.contains_key("SWAP"), "{c}");
-        let least = answers.values().fold(1.0, |m: f64, &v| m.min(v));
-        assert_eq!(deep_least(*c), Some((100.0 * least).round() as u8), "{c}");
-        // Our reply is the answer that leaves player 0 least (never the swap here).
-        let (answer, _) = answers.iter().find(|(_, &v)| v == least).unwrap();
-        assert_eq!(
-            first_reply(*c).map(|r| r.to_string()).as_ref(),
-            Some(answer),
-            "{c}"
-        );
-        assert!(!should_swap(*c), "{c}");
-        best = best.max(deep_least(*c).unwrap());
-    }
-    let ours: Vec<Cell> = first_pegs().into_iter().filter(quarter).collect();
-    let expected: Vec<Cell> = table
-        .into_iter()
-        .filter(|&c| deep_least(c) == Some(best))
+    let mut holes: Vec<Cell> = searched.iter().map(|s| s.0).collect();
+    holes.sort_unstable_by_key(|c| c.index());
+    let expected: Vec<Cell> = Cell::all()
+        .filter(|c| quarter(c) && c.allowed_for(Player::Zero))
         .collect();
-    assert_eq!(ours, expected);
-    assert_eq!(ours.len(), 1, "{ours:?}");
+    assert_eq!(holes, expected, "one search for each quarter hole");
+    // The book answers each of player 0's first pegs, in all four frames, with its search's
+    // move: the swap, or the reply mirrored as the peg is.
+    for (hole, answer) in &searched {
+        for frame in 0..4 {
+            let first = hole.mirrored(frame);
+            let pos = Position::after(&first.to_string()).unwrap();
+            let expected = match answer {
+                Move::Peg(c) => Move::Peg(c.mirrored(frame)),
+                Move::Swap => Move::Swap,
+            };
+            assert_eq!(lookup_in(BOOK, &pos), Some(expected), "{first}");
+        }
+    }
 }

@@ -177,10 +177,10 @@ impl Bot {
         let input = &turn.input;
         let me = *self.side.get_or_insert_with(|| input.infer_side());
         let (pos, _) = position_of(input, me, log);
-        // The book first: it may overrule the table's swap or reply (never swapping with
-        // `no_swap`).
+        // The book first: it answers a first peg too (swap or reply), but not with `no_swap`,
+        // where the search does.
         let book_move = book::lookup_in(self.book, &pos)
-            .filter(|&mv| !(self.opts.no_book || (mv == Move::Swap && self.opts.no_swap)));
+            .filter(|_| !(self.opts.no_book || (self.opts.no_swap && pos.swap_allowed())));
         if let Some(mv) = book_move {
             return self.play_from_table(&pos, mv, "book", "book", limits, log);
         }
@@ -343,7 +343,7 @@ fn table_move(
     if opening::should_swap(first) {
         return Some((Move::Swap, "swap"));
     }
-    let peg = opening::first_reply(first).filter(|&r| pos.legal_holes().has(r))?;
+    let peg = opening::table_reply(first).filter(|&r| pos.legal_holes().has(r))?;
     Some((Move::Peg(peg), "reply"))
 }
 
@@ -374,9 +374,15 @@ mod tests {
     use super::*;
 
     fn run(input: &str) -> (i32, String, String) {
+        run_with(input, false)
+    }
+
+    /// [`run`], without the book where `no_book`.
+    fn run_with(input: &str, no_book: bool) -> (i32, String, String) {
         let opts = Options {
             playouts: Some(200),
             seed: Some(1),
+            no_book,
             ..Options::default()
         };
         let (mut out, mut log) = (Vec::new(), Vec::new());
@@ -418,7 +424,18 @@ mod tests {
     }
 
     #[test]
-    fn swaps_as_the_opening_table_says() {
+    fn answers_a_first_peg_from_the_book() {
+        // The centre is worth swapping (`docs/OPENINGS.md`); the table keeps it.
+        let (code, out, log) = run("F6\n0\n0\n1\nF6\n0\n");
+        assert_eq!(code, 0);
+        assert!(out.starts_with("SWAP book"), "{out}");
+        assert!(log.contains("SWAP (book)"), "{log}");
+        let (_, out, _) = run_with("F6\n0\n0\n1\nF6\n0\n", true);
+        assert!(out.starts_with("F8 reply"), "{out}");
+    }
+
+    #[test]
+    fn swaps_as_the_opening_table_says_without_the_book() {
         for (first, swap) in [
             ("F6", false),
             ("E6", true),
@@ -428,17 +445,21 @@ mod tests {
         ] {
             assert_eq!(opening::should_swap(first.parse().unwrap()), swap);
             let input = format!("{first}\n0\n0\n1\n{first}\n0\n");
-            assert_eq!(run(&input).1.starts_with("SWAP"), swap, "{first}");
+            assert_eq!(
+                run_with(&input, true).1.starts_with("SWAP"),
+                swap,
+                "{first}"
+            );
         }
     }
 
     #[test]
-    fn answers_a_first_peg_it_keeps_with_the_table_reply() {
+    fn answers_a_first_peg_it_keeps_with_the_table_reply_without_the_book() {
         for first in ["B1", "C2", "K11", "E10"] {
             let c: crate::cell::Cell = first.parse().unwrap();
             assert!(!opening::should_swap(c), "{first}");
-            let reply = opening::first_reply(c).unwrap();
-            let (code, out, log) = run(&format!("{first}\n0\n0\n1\n{first}\n0\n"));
+            let reply = opening::table_reply(c).unwrap();
+            let (code, out, log) = run_with(&format!("{first}\n0\n0\n1\n{first}\n0\n"), true);
             assert_eq!(code, 0);
             assert!(out.starts_with(&format!("{reply} reply")), "{first}: {out}");
             assert!(log.contains(&format!("{reply} (opening table)")), "{log}");
@@ -499,7 +520,7 @@ mod tests {
     #[test]
     fn without_swaps_the_search_answers_a_first_peg_the_table_would_swap() {
         let first: crate::cell::Cell = "E6".parse().unwrap();
-        assert!(opening::should_swap(first) && opening::first_reply(first).is_some());
+        assert!(opening::should_swap(first) && opening::table_reply(first).is_some());
         let opts = Options {
             playouts: Some(200),
             seed: Some(1),

@@ -1,7 +1,8 @@
-//! The first peg, the swap decision and player 1's first reply, from tables built by self-play
-//! (`docs/OPENINGS.md`, `scripts/opening-table`): for each hole, player 1's reply that scored
-//! best, and player 0's score after its first peg there and that reply; of the first pegs the
-//! table allows, ours is the one the book's deep searches of every answer value most.
+//! The first peg, the swap decision and player 1's first reply. Our first peg is the centre
+//! ([`FIRST_PEG`], chosen by matches); the book answers an opponent's first peg as deep
+//! searches of the position after it do. The tables built by self-play (`docs/OPENINGS.md`,
+//! `scripts/opening-table`: for each hole, player 1's reply that scored best, and player 0's
+//! score after its first peg there and that reply) answer where the book is off (`--no-book`).
 
 use crate::cell::{Cell, CELLS, SIZE};
 
@@ -67,19 +68,6 @@ pub fn table_reply(first: Cell) -> Option<Cell> {
     Some(r.mirrored(frame_of(first)))
 }
 
-/// Our reply as player 1 to a first peg on `first` that stays (not swapped): where the deep
-/// searches searched every answer to it (`DEEP`), the one that leaves player 0 least; else
-/// the table's ([`table_reply`]).
-pub fn first_reply(first: Cell) -> Option<Cell> {
-    match deep(first) {
-        Some((_, reply)) => reply
-            .parse()
-            .ok()
-            .map(|r: Cell| r.mirrored(frame_of(first))),
-        None => table_reply(first),
-    }
-}
-
 /// The mirror flips that take `c` into the quarter board.
 fn frame_of(c: Cell) -> u8 {
     let last = SIZE as i32 - 1;
@@ -90,13 +78,15 @@ fn frame_of(c: Cell) -> u8 {
 /// it to be one of our first pegs. The measured scores are good to ±10 points at best (±30
 /// on a line of 8 games), so holes so close cannot be told apart; playing all of them gives
 /// an opponent's book more to prepare for.
+#[cfg(not(codingame))]
 pub const FIRST_PEG_BAND: u8 = 3;
 
 /// The table's first pegs for player 0: of the holes that score at most half, those within
 /// [`FIRST_PEG_BAND`] of the one nearest half. A score is the least of a hole's measured
 /// lines, so it errs low: a hole scored above half is likely worth more still to an opponent
 /// that swaps it (D5, scored 58, gave us 10 games of 50 once swapped by 39e8738), and one
-/// scored below half is the safer side of the pie.
+/// scored below half is the safer side of the pie. (The bot opens on [`first_pegs`].)
+#[cfg(not(codingame))]
 pub fn table_first_pegs() -> Vec<Cell> {
     let below_half = |c: Cell| score(c).filter(|&s| s <= 50).map(|s| 50 - s);
     let holes = || (0..CELLS).filter_map(Cell::from_index);
@@ -105,43 +95,22 @@ pub fn table_first_pegs() -> Vec<Cell> {
     holes().filter(near).collect()
 }
 
-/// Player 0's least value in percent after a first peg on a quarter hole of the table's first
-/// pegs, over all that player 1 may answer (the swap and each of its 119 holes), and the
-/// answer that leaves it, each answer's position searched at 640,000 iterations for the book
-/// (`docs/openings/book-searches.jsonl`, `book-searches-ply2.jsonl` and
-/// `book-searches-ply2-more.jsonl`; `referee/tests/opening_table.rs` holds this table to
-/// them). B4's refutation (G9, 38%) and B5's (F4, 42%) are not the table's replies (E6, F8),
-/// which self-play found best; F6 keeps at least 54% whatever player 1 does (F8; the swap 56%).
-const DEEP: [(&str, u8, &str); 3] = [("B4", 38, "G9"), ("B5", 42, "F4"), ("F6", 54, "F8")];
+/// Our first peg as player 0, as a hole of the quarter board (the bot opens on its mirror
+/// images too): the centre, by the matches (`docs/OPENINGS.md`, "The first ply decided by
+/// deep searches"). Against d003f5e, which answers F8, player 0 wins nine games in ten, and
+/// against T1j, which swaps it, 80/80 (`docs/STRENGTH.md` rows 169-170). A swapper of our
+/// own strength takes 63% from it (row 174); C5, the hole whose deep search leaves player 1
+/// least, fared worse against the same swapper (row 177), so no first peg yet measured holds
+/// half against our own swap.
+pub const FIRST_PEG: &str = "F6";
 
-/// `DEEP`'s least value and answer for the hole that `c` is or mirrors (the answer in the
-/// quarter hole's frame), where it has them.
-fn deep(c: Cell) -> Option<(u8, &'static str)> {
-    let q = quarter(c)?;
-    let entry = DEEP.iter().find(|(name, _, _)| {
-        let hole: Option<Cell> = name.parse().ok();
-        hole.and_then(quarter) == Some(q)
-    });
-    entry.map(|&(_, v, reply)| (v, reply))
-}
-
-/// `DEEP`'s least value of the hole that `c` is or mirrors, where it has one.
-pub fn deep_least(c: Cell) -> Option<u8> {
-    deep(c).map(|(v, _)| v)
-}
-
-/// The holes for our first peg as player 0: of the table's ([`table_first_pegs`]), those the
-/// deep searches value most (`DEEP`): a first peg is worth what player 1's best answer
-/// leaves it, which a search of every answer bounds better than self-play's few lines.
+/// The holes for our first peg as player 0: [`FIRST_PEG`] and its mirror images.
 pub fn first_pegs() -> Vec<Cell> {
-    let table = table_first_pegs();
-    match table.iter().filter_map(|&c| deep_least(c)).max() {
-        Some(best) => table
-            .into_iter()
-            .filter(|&c| deep_least(c) == Some(best))
-            .collect(),
-        None => table,
-    }
+    let q: Option<Cell> = FIRST_PEG.parse().ok();
+    let mut holes: Vec<Cell> = (0..4u8).filter_map(|f| q.map(|c| c.mirrored(f))).collect();
+    holes.sort_unstable_by_key(|c| c.index());
+    holes.dedup();
+    holes
 }
 
 /// Our first peg as player 0: one of [`first_pegs`], chosen by `pick` (a random number), so
@@ -175,7 +144,7 @@ mod tests {
     #[test]
     fn every_reply_is_a_hole_of_player_1_and_mirrors_with_the_first_peg() {
         for c in Cell::all() {
-            let r = match first_reply(c) {
+            let r = match table_reply(c) {
                 Some(r) => r,
                 None => {
                     assert!(!c.allowed_for(Player::Zero), "{c} has no reply");
@@ -189,20 +158,17 @@ mod tests {
                     let x = if fx { 11 - d.x() } else { d.x() };
                     Cell::new(x, if fy { 11 - d.y() } else { d.y() }).unwrap()
                 };
-                assert_eq!(first_reply(flip(c)), Some(flip(r)), "{c} flipped {fx} {fy}");
+                assert_eq!(table_reply(flip(c)), Some(flip(r)), "{c} flipped {fx} {fy}");
             }
         }
-        assert_eq!(first_reply(cell("B6")), Some(cell("E8")));
-        assert_eq!(first_reply(cell("K7")), Some(cell("H5")));
-        // Where every answer was searched: B4's G9, not the table's E6; K9 mirrors B4.
+        assert_eq!(table_reply(cell("B6")), Some(cell("E8")));
+        assert_eq!(table_reply(cell("K7")), Some(cell("H5")));
         assert_eq!(table_reply(cell("B4")), Some(cell("E6")));
-        assert_eq!(first_reply(cell("B4")), Some(cell("G9")));
-        assert_eq!(first_reply(cell("K9")), Some(cell("F4")));
-        assert_eq!(first_reply(cell("F6")), table_reply(cell("F6")));
+        assert_eq!(table_reply(cell("K9")), Some(cell("H7")));
     }
 
     #[test]
-    fn swaps_what_scores_above_half_and_opens_where_the_deep_searches_value_most() {
+    fn swaps_what_scores_above_half_and_opens_on_the_first_peg_s_mirror_images() {
         for c in ["E6", "D6", "D5", "H6", "I7", "D8"] {
             assert!(should_swap(cell(c)), "{c}");
         }
@@ -222,11 +188,6 @@ mod tests {
         expected.sort_unstable();
         assert_eq!(names(table_first_pegs()), expected);
         assert_eq!(names(first_pegs()), ["F6", "F7", "G6", "G7"]);
-        for c in table_first_pegs() {
-            assert!(deep_least(c).is_some(), "{c} has no deep value");
-        }
-        assert_eq!(deep_least(cell("K8")), Some(42));
-        assert_eq!(deep_least(cell("C3")), None);
         let picked: std::collections::HashSet<Cell> = (0..64).map(first_peg).collect();
         assert_eq!(picked.len(), 4);
     }

@@ -25,9 +25,9 @@ pub struct Options {
     pub seed: Option<u64>,
     /// No per-turn line on stderr (input problems are still reported).
     pub quiet: bool,
-    /// Answer the opponent's first peg by the search: never SWAP, nor the opening table's
-    /// reply (for measuring first pegs and replies by self-play); our own first peg on the
-    /// empty board is still the table's.
+    /// Answer the opponent's first peg by the search: never SWAP, nor the book's or the
+    /// opening table's answer (for measuring first pegs and replies by self-play); our own
+    /// first peg on the empty board is still the opening's.
     pub no_swap: bool,
     /// Search the positions the book knows instead of playing its moves (for measuring the
     /// book).
@@ -116,9 +116,9 @@ options:
                       (with --seed: the same input always gives the same answer)
   --seed N            seed of the random stream (default: random)
   --quiet             no per-turn line on stderr (input problems are still reported)
-  --no-swap           answer a first peg by the search: no SWAP, no reply from the
-                      opening table (to measure openings by self-play; our own first
-                      peg on the empty board is still the table's)
+  --no-swap           answer a first peg by the search: no SWAP, no answer from the
+                      book or the opening table (to measure openings by self-play;
+                      our own first peg on the empty board is still the opening's)
   --no-book           search the positions the book knows (to measure the book)
   --set NAME=VALUE    set a search parameter (repeatable; for tuning matches), one of:
 {params}

@@ -54,8 +54,12 @@ fn lines_counts_each_position_once_for_its_mirrors_and_leaves_out_openings() {
     let records = vec![records(dir.path())];
     let out = dir.path().join("positions.txt");
     lines::run(&lines_options(records.clone(), &out, 2, false)).unwrap();
-    // Both positions reached by F6 G9 D4 and its mirror image, twice each: ties by key.
-    let mut expected = [("F6 G9", key("F6 G9")), ("F6 G9 D4", key("F6 G9 D4"))];
+    // The positions reached by F6 G9 D4 and its mirror image, twice each: ties by key.
+    let mut expected = [
+        ("F6", key("F6")),
+        ("F6 G9", key("F6 G9")),
+        ("F6 G9 D4", key("F6 G9 D4")),
+    ];
     expected.sort_by(|a, b| a.1.cmp(&b.1));
     let expected: String = expected
         .iter()
@@ -66,11 +70,11 @@ fn lines_counts_each_position_once_for_its_mirrors_and_leaves_out_openings() {
     let all = lines::count(&records, 3, true).unwrap();
     assert_eq!((all.games, all.left_out), (4, 0));
     let counts: Vec<u32> = all.lines.iter().map(|l| l.count).collect();
-    assert_eq!(counts, [3, 3, 1, 1], "{:?}", all.lines);
+    assert_eq!(counts, [3, 3, 3, 1, 1, 1], "{:?}", all.lines);
     let one = lines::count(&records, 3, false).unwrap();
-    assert_eq!((one.games, one.left_out, one.lines.len()), (3, 1, 4));
-    assert_eq!(one.lines[2].moves, ["C3", "D5"]);
-    assert_eq!(lines::read(&out).unwrap(), one.lines[..2].to_vec());
+    assert_eq!((one.games, one.left_out, one.lines.len()), (3, 1, 6));
+    assert_eq!(one.lines[4].moves, ["C3", "D5"]);
+    assert_eq!(lines::read(&out).unwrap(), one.lines[..3].to_vec());
 }
 
 #[test]
@@ -176,15 +180,40 @@ fn search_repeats_whatever_the_threads_and_resumes_without_searching_again() {
 }
 
 #[test]
-fn search_refuses_a_position_where_player_1_may_swap() {
+fn a_first_peg_is_searched_and_its_swap_exported_for_every_mirror_frame() {
     let dir = tempfile::tempdir().unwrap();
     let path = write(dir.path(), "first.txt", &format!("4 {} F6\n", key("F6")));
     let out = dir.path().join("out.jsonl");
-    let err = format!(
-        "{:#}",
-        search::run(&search_options(&path, &out, 1)).unwrap_err()
+    search::run(&search_options(&path, &out, 1)).unwrap();
+    let row = std::fs::read_to_string(&out).unwrap();
+    let r = parse_record(row.trim_end()).unwrap();
+    assert_eq!(r.moves, ["F6"]);
+    // The swap is one of the search's moves at ply 1; a book entry may give it.
+    let swap = write(
+        dir.path(),
+        "swap.jsonl",
+        &(searched_line("F6", &key("F6"), "SWAP") + &searched_line("C5", &key("C5"), "F4")),
     );
-    assert!(err.contains("player 1 may swap there"), "{err}");
+    let module = dir.path().join("book_moves.rs");
+    export::run(&export_options(vec![swap], &module, 0.0)).unwrap();
+    let module = std::fs::read_to_string(&module).unwrap();
+    let book = book_of(&module);
+    for f in 0..4 {
+        let centre = Position::after(&"F6".parse::<twixt::Cell>().unwrap().mirrored(f).to_string());
+        assert_eq!(
+            lookup_in(book, &centre.unwrap()),
+            Some(Move::Swap),
+            "frame {f}"
+        );
+        let c5: twixt::Cell = "C5".parse().unwrap();
+        let f4: twixt::Cell = "F4".parse().unwrap();
+        let pos = Position::after(&c5.mirrored(f).to_string()).unwrap();
+        assert_eq!(
+            lookup_in(book, &pos),
+            Some(Move::Peg(f4.mirrored(f))),
+            "frame {f}"
+        );
+    }
 }
 
 /// `pos` with every peg mirrored into `frame`.

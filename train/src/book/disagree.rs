@@ -10,7 +10,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::collections::HashMap;
 use std::fmt::Write as _;
 use std::path::PathBuf;
-use twixt::Cell;
+use twixt::Move;
 
 /// The options of `twixt-train book disagree`.
 #[derive(clap::Args, Clone, Debug)]
@@ -44,7 +44,7 @@ pub struct Disagreement {
 
 /// `record`'s move brought into its key's frame (as the book ships it), so that two searches
 /// reached by mirrored games compare; the error names `at`.
-fn in_key_frame(record: &Record, at: &str) -> Result<Cell> {
+fn in_key_frame(record: &Record, at: &str) -> Result<Move> {
     export::entry(record.clone(), at.to_string())
         .map(|e| e.mv)
         .map_err(|e| anyhow!("{at}: {e}"))

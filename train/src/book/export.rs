@@ -8,7 +8,7 @@ use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 use twixt::bot::book::{entry as book_entry, lookup_in, position_key, readable};
-use twixt::{Cell, Move, Position};
+use twixt::{Move, Position};
 
 /// Where the engine keeps the book's entries, under the workspace root.
 pub const MODULE: &str = "src/bot/book_moves.rs";
@@ -34,8 +34,8 @@ pub(super) struct Entry {
     pos: Position,
     /// The searched move, in the game's frame.
     best: Move,
-    /// The move in the key's frame.
-    pub(super) mv: Cell,
+    /// The move in the key's frame (a swap is one in every frame).
+    pub(super) mv: Move,
     /// The searched record.
     record: Record,
     /// `FILE: line N`.
@@ -50,14 +50,18 @@ pub(super) fn entry(record: Record, at: String) -> Result<Entry, String> {
     if key != record.key {
         return Err(format!("the moves reach key {key}, not {}", record.key));
     }
-    let best = match record.best.parse::<Move>() {
-        Ok(Move::Peg(c)) => c,
-        _ => return Err(format!("best move '{}' is not a peg", record.best)),
+    let best = record
+        .best
+        .parse::<Move>()
+        .map_err(|_| format!("best move '{}' is not a move", record.best))?;
+    let mv = match best {
+        Move::Peg(c) => Move::Peg(c.mirrored(frame)),
+        Move::Swap => Move::Swap,
     };
     Ok(Entry {
         pos,
-        best: Move::Peg(best),
-        mv: best.mirrored(frame),
+        best,
+        mv,
         record,
         at,
     })

@@ -17,7 +17,7 @@ pub struct LinesOptions {
     /// Results files of twixt-referee (JSON lines: `match --results`, `game --record`).
     #[arg(required = true)]
     pub records: Vec<PathBuf>,
-    /// The last ply counted: the positions after 2 to PLIES moves.
+    /// The last ply counted: the positions after 1 to PLIES moves.
     #[arg(long, default_value_t = 6)]
     pub plies: usize,
     /// Fewest games that must reach a position for it to be written.
@@ -62,7 +62,7 @@ pub struct Counted {
     pub left_out: usize,
 }
 
-/// Counts, over the games of `records`, the positions after 2 to `plies` moves that are not
+/// Counts, over the games of `records`, the positions after 1 to `plies` moves that are not
 /// over (their mover had to choose), by key; a game with an opening only `with_openings`.
 pub fn count(records: &[PathBuf], plies: usize, with_openings: bool) -> Result<Counted> {
     let mut found: HashMap<String, Line> = HashMap::new();
@@ -123,7 +123,7 @@ fn game_moves(row: &str, with_openings: bool) -> Result<Option<Vec<String>>, Str
         .ok_or_else(|| "a move of \"moves\" is not a string".to_string())
 }
 
-/// The keys of the positions after 2 to `plies` of `moves` that are not over, each with its
+/// The keys of the positions after 1 to `plies` of `moves` that are not over, each with its
 /// ply; an illegal move among them is named by its ply.
 fn keys(moves: &[String], plies: usize) -> Result<Vec<(String, usize)>, String> {
     let mut pos = Position::new();
@@ -131,7 +131,7 @@ fn keys(moves: &[String], plies: usize) -> Result<Vec<(String, usize)>, String> 
     for (i, text) in moves.iter().take(plies).enumerate() {
         play_text(&mut pos, text).map_err(|e| format!("ply {}: {e}", i + 1))?;
         let k = i + 1;
-        if k < 2 || pos.outcome().is_some() {
+        if pos.outcome().is_some() {
             continue;
         }
         if let Some((key, _)) = position_key(&pos) {
@@ -143,9 +143,9 @@ fn keys(moves: &[String], plies: usize) -> Result<Vec<(String, usize)>, String> 
 
 /// Runs `book lines`: writes the positions reached by at least `--min-count` games.
 pub fn run(options: &LinesOptions) -> Result<()> {
-    if options.plies < 2 {
+    if options.plies < 1 {
         bail!(
-            "--plies {}: the book's positions start at ply 2",
+            "--plies {}: the book's positions start at ply 1",
             options.plies
         );
     }

@@ -36,7 +36,8 @@ pub struct SearchOptions {
     pub out: PathBuf,
     /// MCTS iterations of each search, exactly. The tree holds `max_nodes` nodes (4,000,000
     /// by default, 24 bytes each), and stops growing when full: a deep search wants
-    /// `--set max_nodes=16000000` (384 MB a thread).
+    /// `--set max_nodes=16000000` (384 MB a thread) or more (1,280,000 iterations filled
+    /// 32,000,000 nodes at ply 1).
     #[arg(long)]
     pub iterations: u64,
     /// The seed of every search (the same seed, iterations and parameters give the same
@@ -87,17 +88,10 @@ fn rounded(x: f64) -> f64 {
     (x * 1e4).round() / 1e4
 }
 
-/// The position `line` reaches, refused where the book would never look it up: a position
-/// where player 1 may swap, or one that is over.
+/// The position `line` reaches, refused where the book would never look it up: one that is
+/// over. (A position where player 1 may swap is searched with the swap among its moves.)
 pub fn position(line: &Line) -> Result<Position> {
     let pos = replay(&line.moves).map_err(|e| anyhow!("position {}: {e}", line.key))?;
-    if pos.swap_allowed() {
-        bail!(
-            "position {} ({}): player 1 may swap there; the book's positions start at ply 2",
-            line.key,
-            line.moves.join(" ")
-        );
-    }
     if pos.outcome().is_some() {
         bail!(
             "position {} ({}): the game is over",
@@ -285,8 +279,8 @@ pub fn run(options: &SearchOptions) -> Result<()> {
     bar.finish();
     if full > 0 {
         eprintln!(
-            "{full} of {} searches filled their tree (max_nodes {max_nodes}): a deeper search \
-             wants --set max_nodes=16000000",
+            "{full} of {} searches filled their tree (max_nodes {max_nodes}): the tree stopped \
+             growing; a larger --set max_nodes (at most 40000000, 24 bytes a node) lets it grow",
             todo.len()
         );
     }
