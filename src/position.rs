@@ -45,6 +45,15 @@ impl Move {
             Move::Swap => None,
         }
     }
+
+    /// The move in mirror frame `frame` ([`Cell::mirrored`]); a swap is one in every frame.
+    #[cfg(not(codingame))]
+    pub fn mirrored(self, frame: u8) -> Move {
+        match self {
+            Move::Peg(c) => Move::Peg(c.mirrored(frame)),
+            Move::Swap => Move::Swap,
+        }
+    }
 }
 
 /// The last two pegs of a game whose moves were `moves`, as the learned prior reads them: the

@@ -179,9 +179,8 @@ impl Bot {
         let (pos, _) = position_of(input, me, log);
         // The book first: it answers a first peg too (swap or reply), but not with `no_swap`,
         // where the search does.
-        let book_move = book::lookup_in(self.book, &pos)
-            .filter(|_| !(self.opts.no_book || (self.opts.no_swap && pos.swap_allowed())));
-        if let Some(mv) = book_move {
+        let off = self.opts.no_book || (self.opts.no_swap && pos.swap_allowed());
+        if let Some(mv) = book::lookup_in(self.book, &pos).filter(|_| !off) {
             return self.play_from_table(&pos, mv, "book", "book", limits, log);
         }
         if let Some((mv, why)) = table_move(&pos, input.last, self.opts.no_swap, self.first_pick) {

@@ -106,11 +106,9 @@ pub const FIRST_PEG: &str = "F6";
 
 /// The holes for our first peg as player 0: [`FIRST_PEG`] and its mirror images.
 pub fn first_pegs() -> Vec<Cell> {
-    let q: Option<Cell> = FIRST_PEG.parse().ok();
-    let mut holes: Vec<Cell> = (0..4u8).filter_map(|f| q.map(|c| c.mirrored(f))).collect();
-    holes.sort_unstable_by_key(|c| c.index());
-    holes.dedup();
-    holes
+    let q = FIRST_PEG.parse().ok().and_then(quarter);
+    let holes = (0..CELLS).filter_map(Cell::from_index);
+    holes.filter(|&c| q.is_some() && quarter(c) == q).collect()
 }
 
 /// Our first peg as player 0: one of [`first_pegs`], chosen by `pick` (a random number), so

@@ -54,14 +54,10 @@ pub(super) fn entry(record: Record, at: String) -> Result<Entry, String> {
         .best
         .parse::<Move>()
         .map_err(|_| format!("best move '{}' is not a move", record.best))?;
-    let mv = match best {
-        Move::Peg(c) => Move::Peg(c.mirrored(frame)),
-        Move::Swap => Move::Swap,
-    };
     Ok(Entry {
         pos,
         best,
-        mv,
+        mv: best.mirrored(frame),
         record,
         at,
     })
