@@ -49,8 +49,8 @@ fn mcts(c: &mut Criterion) {
     group.throughput(Throughput::Elements(ITERATIONS));
     group.sample_size(20);
     let limits = Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(ITERATIONS),
     };
     // The default search (the learned prior), and the same with the hand-set prior; both

@@ -69,8 +69,8 @@ pub fn signature() -> u64 {
 /// backups (as the MCTS-solver's once) may change them where the tree's shape stays the same.
 fn signature_of(params: &Params) -> u64 {
     let limits = Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(4000),
     };
     ["", "F6", MIDGAME, ENDGAME]

@@ -56,13 +56,23 @@ impl Move {
     }
 }
 
-/// The last two pegs of a game whose moves were `moves`, as the learned prior reads them: the
-/// opponent's last peg (the last move's), then the mover's own (the move before it); `None`
-/// where the game is too short or the move was the swap.
-#[cfg(not(codingame))]
-pub fn last_pegs(moves: &[Move]) -> [Option<Cell>; 2] {
-    let back = |n: usize| moves.len().checked_sub(n).and_then(|i| moves[i].peg());
-    [back(1), back(2)]
+/// The last two pegs before a position, as the learned prior reads them: the opponent's last
+/// peg (the last move's), then the mover's own (the move before it); `None` where the game is
+/// too short, the move is not known or was the swap.
+pub type LastPegs = [Option<Cell>; 2];
+
+/// The last pegs once `mv` is played where they were `last`: the one rule the bot, the search,
+/// `analyze`, the board and the trainer follow.
+#[inline]
+pub fn last_pegs_after(last: LastPegs, mv: Move) -> LastPegs {
+    [mv.peg(), last[0]]
+}
+
+/// The last pegs of a game whose moves were `moves`.
+pub fn last_pegs(moves: &[Move]) -> LastPegs {
+    moves
+        .iter()
+        .fold([None; 2], |last, &mv| last_pegs_after(last, mv))
 }
 
 /// How a finished game ended.

@@ -7,7 +7,7 @@
 
 use crate::bitboard::Bitboard;
 use crate::cell::{Cell, Player};
-use crate::position::Move;
+use crate::position::{last_pegs_after, LastPegs, Move};
 use crate::setup::{Item, Setup, SetupError};
 use std::fmt;
 use std::io::BufRead;
@@ -26,6 +26,27 @@ pub enum LastMove {
     Swap,
     /// The opponent's last peg.
     Peg(Cell),
+}
+
+impl LastMove {
+    /// The move it names: `None` for `FIRST`.
+    pub fn played(self) -> Option<Move> {
+        match self {
+            LastMove::First => None,
+            LastMove::Swap => Some(Move::Swap),
+            LastMove::Peg(c) => Some(Move::Peg(c)),
+        }
+    }
+
+    /// What a turn input after `moves` names as the last move.
+    #[cfg(not(codingame))]
+    pub fn after(moves: &[Move]) -> LastMove {
+        match moves.last() {
+            None => LastMove::First,
+            Some(Move::Swap) => LastMove::Swap,
+            Some(&Move::Peg(c)) => LastMove::Peg(c),
+        }
+    }
 }
 
 /// A value read from the input and the line it stood on (1-based).
@@ -296,27 +317,43 @@ impl TurnInput {
         .unwrap_or(self.line)
     }
 
-    /// Which player is to answer, for a process that has not seen an earlier turn (SPEC,
-    /// "Side"): FIRST or SWAP means player 0; one opposing peg and none of ours means
-    /// player 1; otherwise pegs on a border tell; otherwise assume no swap.
+    /// Which player is to answer, for a process that has not seen an earlier turn
+    /// ([`infer_side`]).
     pub fn infer_side(&self) -> Player {
-        match self.last {
-            Some(LastMove::First) | Some(LastMove::Swap) => return Player::Zero,
-            _ => {}
+        let first_or_swap = matches!(self.last, Some(LastMove::First) | Some(LastMove::Swap));
+        let cells = |l: &Listing| l.pegs.iter().map(|p| p.value).collect::<Vec<_>>();
+        infer_side(first_or_swap, &cells(&self.mine), &cells(&self.his))
+    }
+
+    /// The last pegs at this turn, where they were `before` after our previous answer (none
+    /// on a process's first turn): the opponent's last move is the input's.
+    pub fn last_pegs(&self, before: LastPegs) -> LastPegs {
+        match self.last.and_then(LastMove::played) {
+            Some(mv) => last_pegs_after(before, mv),
+            None => before,
         }
-        let (mine, his) = (&self.mine.pegs, &self.his.pegs);
-        if mine.is_empty() && his.len() == 1 {
-            return Player::One;
-        }
-        let any_on =
-            |pegs: &[Listed<Cell>], p: Player| pegs.iter().any(|l| l.value.on_border_of(p));
-        let border_says_one = any_on(mine, Player::One) || any_on(his, Player::Zero);
-        let border_says_zero = any_on(mine, Player::Zero) || any_on(his, Player::One);
-        if border_says_one || (!border_says_zero && mine.len() != his.len()) {
-            Player::One
-        } else {
-            Player::Zero
-        }
+    }
+}
+
+/// Which player is to answer, for a process that has not seen an earlier turn (SPEC, "Side"),
+/// from the turn's last move (`FIRST` or `SWAP`: `first_or_swap`) and the pegs it lists as
+/// the mover's and the opponent's: FIRST or SWAP means player 0; one opposing peg and none of
+/// ours means player 1; otherwise pegs on a border tell; otherwise assume no swap (equal
+/// counts mean player 0).
+pub fn infer_side(first_or_swap: bool, mine: &[Cell], his: &[Cell]) -> Player {
+    if first_or_swap {
+        return Player::Zero;
+    }
+    if mine.is_empty() && his.len() == 1 {
+        return Player::One;
+    }
+    let any_on = |pegs: &[Cell], p: Player| pegs.iter().any(|c| c.on_border_of(p));
+    let border_says_one = any_on(mine, Player::One) || any_on(his, Player::Zero);
+    let border_says_zero = any_on(mine, Player::Zero) || any_on(his, Player::One);
+    if border_says_one || (!border_says_zero && mine.len() != his.len()) {
+        Player::One
+    } else {
+        Player::Zero
     }
 }
 

@@ -24,8 +24,8 @@ pub fn position(moves: &str) -> Position {
 /// Limits of `n` iterations and no clock: the same search on every machine.
 pub fn iterations(n: u64) -> Limits {
     Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(n),
     }
 }

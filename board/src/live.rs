@@ -169,11 +169,11 @@ fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
             return format!("time limit of {} ms reached", job.limit.as_millis());
         }
         let limits = Limits {
-            deadline: Some((now + SLICE).min(end)),
-            guard: None,
+            soft_deadline: Some((now + SLICE).min(end)),
+            hard_deadline: None,
             iterations: None,
         };
-        searcher.set_history(job.history[0], job.history[1]);
+        searcher.set_history(job.history);
         let report = if std::mem::take(&mut first) {
             searcher.analyse(pos, pos.legal_moves(), &limits)
         } else {

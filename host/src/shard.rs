@@ -9,16 +9,25 @@ use std::fmt;
 use std::str::FromStr;
 
 /// The slice `index` (from 0) of `count` slices.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub struct Shard {
     index: usize,
     count: usize,
 }
 
 impl Shard {
+    /// The slice of `count` (at least one) that holds unit `unit`: the one rule that deals
+    /// units to slices.
+    pub fn holding(unit: usize, count: usize) -> Shard {
+        Shard {
+            index: unit % count,
+            count,
+        }
+    }
+
     /// Whether unit `unit` is this slice's.
     pub fn has(self, unit: usize) -> bool {
-        unit % self.count == self.index
+        Shard::holding(unit, self.count) == self
     }
 }
 

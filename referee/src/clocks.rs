@@ -30,8 +30,8 @@ impl Default for Clocks {
 impl Clocks {
     /// CodinGame's clocks: 1000 ms for a player's first turn, 300 ms after, no margin.
     pub const CODINGAME: Clocks = Clocks {
-        first_ms: 1000,
-        turn_ms: 300,
+        first_ms: twixt::bot::args::FIRST_CLOCK_MS,
+        turn_ms: twixt::bot::args::CLOCK_MS,
         margin_ms: 0,
     };
 

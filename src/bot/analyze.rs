@@ -10,7 +10,7 @@ use super::args::{number, set_param, FIRST_THINK_MS};
 use super::{position_of, table_move, EXIT_BAD_INPUT};
 use crate::cell::{Cell, Player};
 use crate::picture::Picture;
-use crate::position::{Move, Outcome, Position};
+use crate::position::{last_pegs, LastPegs, Move, Outcome, Position};
 use crate::protocol::{LastMove, ParsedTurn, TurnReader};
 use crate::search::params::Params;
 use crate::search::{Found, Limits, Report, RootLine, Searcher};
@@ -24,6 +24,8 @@ pub fn help() -> String {
 analyze [FILE]: searches one turn input (FILE, or stdin; CodinGame's format) as the bot would
 and shows the root's most visited moves: visits, share of the visits, value for the side to
 move, learned prior and the line the search expects. A problem in the input exits with 2.
+  --moves \"E5 SWAP ..\"  the position after these moves instead of a turn input: the prior
+                      then knows the mover's own last peg too, as in a game the bot plays
   --ms N              search for N ms (default {FIRST_THINK_MS}, the first turn's)
   --playouts N        search N iterations instead (the same output every run)
   --top N             show the N most visited moves (default 5)
@@ -51,6 +53,8 @@ pub enum Budget {
 pub struct Request {
     /// The turn input's file; stdin when absent (or `-`).
     pub file: Option<String>,
+    /// The game's moves, whose position is searched instead of a turn input's.
+    pub moves: Option<Vec<Move>>,
     /// How long to search.
     pub budget: Budget,
     /// How many root moves to show.
@@ -67,6 +71,7 @@ impl Default for Request {
     fn default() -> Self {
         Request {
             file: None,
+            moves: None,
             budget: Budget::Ms(FIRST_THINK_MS),
             top: 5,
             svg: None,
@@ -101,6 +106,7 @@ pub fn parse<I: Iterator<Item = String>>(mut args: I) -> Result<Option<Request>,
             "--svg" => r.svg = Some(args.next().ok_or("analyze: --svg needs a file name")?),
             "--seed" => r.seed = number(&arg, args.next())?,
             "--set" => set_param(&mut r.params, args.next())?,
+            "--moves" => r.moves = Some(moves_arg(args.next())?),
             a if a.starts_with('-') && a != "-" => {
                 return Err(format!("analyze: unknown argument '{}' (try --help)", a))
             }
@@ -110,8 +116,23 @@ pub fn parse<I: Iterator<Item = String>>(mut args: I) -> Result<Option<Request>,
             _ => r.file = Some(arg).filter(|f| f != "-"),
         }
     }
+    if r.file.is_some() && r.moves.is_some() {
+        return Err("analyze: give a turn input or --moves, not both".to_string());
+    }
     r.budget = budget.unwrap_or(r.budget);
     Ok(Some(r))
+}
+
+/// The moves of `--moves`, separated by spaces or commas.
+fn moves_arg(text: Option<String>) -> Result<Vec<Move>, String> {
+    let text = text.ok_or("analyze: --moves needs the game's moves, such as \"E5 SWAP F7\"")?;
+    text.split(|c: char| c == ',' || c.is_whitespace())
+        .filter(|w| !w.is_empty())
+        .map(|w| {
+            w.parse()
+                .map_err(|e| format!("analyze: --moves: '{}' is not a move: {}", w, e))
+        })
+        .collect()
 }
 
 /// Runs the analysis on stdout and stderr; returns the exit status.
@@ -123,17 +144,21 @@ pub fn run(r: &Request) -> i32 {
 /// Runs the analysis: 0 when shown, 2 for input that cannot be read exactly, 1 when the
 /// picture cannot be written.
 pub fn run_with<W: Write, E: Write>(r: &Request, out: &mut W, log: &mut E) -> i32 {
-    let (pos, last) = match read_position(r.file.as_deref(), log) {
-        Some(read) => read,
+    let read = match &r.moves {
+        Some(moves) => played(moves, log),
+        None => read_position(r.file.as_deref(), log),
+    };
+    let Turn {
+        pos,
+        last,
+        last_pegs,
+    } = match read {
+        Some(turn) => turn,
         None => return EXIT_BAD_INPUT,
     };
     let mut searcher = Searcher::new(r.params.clone(), r.seed);
-    let last_peg = match last {
-        Some(LastMove::Peg(c)) => Some(c),
-        _ => None,
-    };
     let own = own_move(&searcher, &pos, last, r.seed);
-    searcher.set_history(last_peg, None);
+    searcher.set_history(last_pegs);
     let start = Instant::now();
     let report = match searcher.analyse(&pos, searched_moves(&pos), &limits(r.budget, start)) {
         Some(report) => report,
@@ -146,18 +171,43 @@ pub fn run_with<W: Write, E: Write>(r: &Request, out: &mut W, log: &mut E) -> i3
     let lines = searcher.analysis(r.top, PV_PLIES);
     let _ = write!(out, "{}", table(&pos, &report, ms, own, &lines));
     match &r.svg {
-        Some(path) => draw(path, &pos, last_peg, &report, &lines, log),
+        Some(path) => draw(path, &pos, last_pegs[0], &report, &lines, log),
         None => 0,
     }
 }
 
+/// What is searched: the position, the opponent's last move and the last pegs the prior reads.
+pub struct Turn {
+    /// The position.
+    pub pos: Position,
+    /// The opponent's last move, as a turn input names it.
+    pub last: Option<LastMove>,
+    /// The last pegs before the position.
+    pub last_pegs: LastPegs,
+}
+
+/// The position after `moves`, played by the engine's rules, with its last pegs as a bot that
+/// played the game knows them; `None` when a move is illegal, reported on `log`.
+pub fn played<E: Write>(moves: &[Move], log: &mut E) -> Option<Turn> {
+    let mut pos = Position::new();
+    for (i, &mv) in moves.iter().enumerate() {
+        if let Err(e) = pos.play(mv) {
+            let _ = writeln!(log, "twixt-bot: --moves: move {} ({}): {}", i + 1, mv, e);
+            return None;
+        }
+    }
+    Some(Turn {
+        pos,
+        last: Some(LastMove::after(moves)),
+        last_pegs: last_pegs(moves),
+    })
+}
+
 /// The position of the turn input in `file` (stdin when `None`) with the opponent's last
-/// move, read and built as the bot does (`Bot::answer`); `None` when the input does not read
-/// exactly, each problem reported on `log` with its line.
-fn read_position<E: Write>(
-    file: Option<&str>,
-    log: &mut E,
-) -> Option<(Position, Option<LastMove>)> {
+/// move, read and built as the bot does (`Bot::answer`), and the last pegs a bot started on
+/// this turn knows (the opponent's alone); `None` when the input does not read exactly, each
+/// problem reported on `log` with its line.
+pub fn read_position<E: Write>(file: Option<&str>, log: &mut E) -> Option<Turn> {
     let turn = match read_input(file).and_then(|bytes| one_turn(&bytes)) {
         Ok(turn) => turn,
         Err(problems) => {
@@ -169,7 +219,11 @@ fn read_position<E: Write>(
     };
     let input = &turn.input;
     let (pos, problems) = position_of(input, input.infer_side(), log);
-    (problems == 0).then_some((pos, input.last))
+    (problems == 0).then_some(Turn {
+        pos,
+        last: input.last,
+        last_pegs: input.last_pegs([None; 2]),
+    })
 }
 
 /// The input's bytes: the file's, or stdin's.
@@ -240,13 +294,13 @@ fn own_move(
 fn limits(budget: Budget, start: Instant) -> Limits {
     match budget {
         Budget::Ms(ms) => Limits {
-            deadline: Some(start + Duration::from_millis(ms)),
-            guard: None,
+            soft_deadline: Some(start + Duration::from_millis(ms)),
+            hard_deadline: None,
             iterations: None,
         },
         Budget::Playouts(n) => Limits {
-            deadline: None,
-            guard: None,
+            soft_deadline: None,
+            hard_deadline: None,
             iterations: Some(n),
         },
     }

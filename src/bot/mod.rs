@@ -9,8 +9,8 @@ pub mod opening;
 pub mod options;
 pub mod reserve;
 
-use crate::cell::{Cell, Player};
-use crate::position::{Move, Position};
+use crate::cell::Player;
+use crate::position::{last_pegs_after, LastPegs, Move, Position};
 use crate::protocol::{Answer, LastMove, ParsedTurn, TurnInput, TurnReader};
 use crate::search::{Found, Limits, Report, Searcher};
 use options::{help, parse_args, Command, Options, Request};
@@ -100,8 +100,9 @@ pub struct Bot {
     searcher: Searcher,
     side: Option<Player>,
     turns: u32,
-    /// Our last peg (`None` before our first, or after a swap).
-    last_peg: Option<Cell>,
+    /// The last pegs after our last answer ([`last_pegs_after`]): what the learned prior reads,
+    /// with the opponent's move of the next turn.
+    last_pegs: LastPegs,
     /// Chooses our first peg among the opening table's (the seed).
     first_pick: u64,
     /// The stalls of the last turns, which the next expects.
@@ -119,7 +120,7 @@ impl Bot {
             opts,
             side: None,
             turns: 0,
-            last_peg: None,
+            last_pegs: [None; 2],
             first_pick: first_pick(seed),
             reserve: Reserve::default(),
             book: book_moves::BOOK,
@@ -150,9 +151,9 @@ impl Bot {
             // it, may keep us from running once the answer is in.
             let ready = Instant::now();
             let late = limits
-                .deadline
+                .soft_deadline
                 .map_or(Duration::default(), |d| ready.saturating_duration_since(d));
-            self.last_peg = answer.mv.peg();
+            self.remember(&turn.input, answer.mv);
             if writeln!(out, "{}", answer)
                 .and_then(|_| out.flush())
                 .is_err()
@@ -164,6 +165,17 @@ impl Bot {
             self.turns += 1;
         }
         0
+    }
+
+    /// The last pegs the learned prior reads on the turn `input`: those after our last answer,
+    /// then the input's last move (the opponent's).
+    pub fn last_pegs_for(&self, input: &TurnInput) -> LastPegs {
+        input.last_pegs(self.last_pegs)
+    }
+
+    /// Remembers that `mv` answered the turn `input`.
+    pub fn remember(&mut self, input: &TurnInput, mv: Move) {
+        self.last_pegs = last_pegs_after(self.last_pegs_for(input), mv);
     }
 
     /// The answer to one turn whose pegs are known, and what to log of it. Never panics: a
@@ -187,11 +199,7 @@ impl Bot {
             return self.play_from_table(&pos, mv, why, "opening table", limits, log);
         }
         let swap_turn = pos.swap_allowed();
-        let last_opp = match input.last {
-            Some(LastMove::Peg(c)) => Some(c),
-            _ => None,
-        };
-        self.searcher.set_history(last_opp, self.last_peg);
+        self.searcher.set_history(self.last_pegs_for(input));
         let searcher = &mut self.searcher;
         let found = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             if swap_turn {
@@ -230,7 +238,7 @@ impl Bot {
 
     /// Plays `mv`, decided by the opening table (our first peg, or SWAP) or the book
     /// (`source`), after searching the position it leads to (the opponent to move) until the
-    /// turn's deadline, so that the next turn starts from that tree.
+    /// turn's soft deadline, so that the next turn starts from that tree.
     fn play_from_table<E: Write>(
         &mut self,
         pos: &Position,
@@ -250,7 +258,7 @@ impl Bot {
         (answer, format!("{} ({})", mv, source))
     }
 
-    /// Searches `pos` (the opponent to move) until this turn's deadline, keeping the tree.
+    /// Searches `pos` (the opponent to move) until this turn's soft deadline, keeping the tree.
     fn ponder<E: Write>(&mut self, pos: &Position, limits: &Limits, log: &mut E) {
         let searcher = &mut self.searcher;
         let pondered = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -267,8 +275,8 @@ impl Bot {
     fn limits(&mut self, start: Instant) -> Limits {
         match self.opts.playouts {
             Some(n) => Limits {
-                deadline: None,
-                guard: None,
+                soft_deadline: None,
+                hard_deadline: None,
                 iterations: Some(n),
             },
             None => {
@@ -278,11 +286,11 @@ impl Bot {
                     (self.opts.think_ms, self.opts.clock_ms)
                 };
                 let think = Duration::from_millis(think);
-                let guard = reserve::latest_answer(think, Duration::from_millis(clock));
-                self.searcher.expect_stall(self.reserve.expected(guard));
+                let hard = reserve::hard_deadline(think, Duration::from_millis(clock));
+                self.searcher.expect_stall(self.reserve.expected(hard));
                 Limits {
-                    deadline: Some(start + think),
-                    guard: Some(start + guard),
+                    soft_deadline: Some(start + think),
+                    hard_deadline: Some(start + hard),
                     iterations: None,
                 }
             }

@@ -15,7 +15,7 @@ pub struct Options {
     /// Thinking time on the process's first turn, in ms (the clock is 1000 ms).
     pub first_think_ms: u64,
     /// The referee's clock for a turn after the first, in ms: a stalled search keeps its
-    /// answer within 85% of it ([`super::reserve::latest_answer`]).
+    /// answer within 85% of it ([`super::reserve::hard_deadline`]).
     pub clock_ms: u64,
     /// The referee's clock for the first turn, in ms.
     pub first_clock_ms: u64,
@@ -187,7 +187,32 @@ pub fn parse_args<I: IntoIterator<Item = String>>(args: I) -> Result<Command, St
             _ => return Err(format!("unknown argument '{}' (try --help)", arg)),
         }
     }
+    thinking_within_clocks(&opts)?;
     Ok(Command::Play(opts))
+}
+
+/// Refuses a thinking time that is not below its clock: the answer would be late by
+/// construction.
+fn thinking_within_clocks(opts: &Options) -> Result<(), String> {
+    let pairs = [
+        ("--think-ms", opts.think_ms, "--clock-ms", opts.clock_ms),
+        (
+            "--first-think-ms",
+            opts.first_think_ms,
+            "--first-clock-ms",
+            opts.first_clock_ms,
+        ),
+    ];
+    for (think, ms, clock, clock_ms) in pairs {
+        if ms >= clock_ms {
+            return Err(format!(
+                "{} {} is not below the clock of {} ms ({}): the answer would be late; \
+                 think less, or give the referee's clock with {}",
+                think, ms, clock_ms, clock, clock
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// `twixt-bot params [--set NAME=VALUE]...`: the values to list.
@@ -293,5 +318,29 @@ mod tests {
             }
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn thinking_past_the_clock_is_refused_with_the_flag_to_give() {
+        assert_eq!(
+            parse("--think-ms 300"),
+            Err(
+                "--think-ms 300 is not below the clock of 300 ms (--clock-ms): the answer \
+                 would be late; think less, or give the referee's clock with --clock-ms"
+                    .to_string()
+            )
+        );
+        let first = parse("--first-think-ms 2000").unwrap_err();
+        assert!(
+            first.starts_with(
+                "--first-think-ms 2000 is not below the clock of 1000 ms (--first-clock-ms)"
+            ),
+            "{first}"
+        );
+        assert!(parse("--first-think-ms 2000 --first-clock-ms 3000").is_ok());
+        assert!(parse("--think-ms 299").is_ok());
+        assert!(parse("--clock-ms 100")
+            .unwrap_err()
+            .contains("--think-ms 256"));
     }
 }

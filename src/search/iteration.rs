@@ -8,10 +8,10 @@ use super::prior::{self, Recent};
 use super::select::select;
 use super::tactics;
 use super::tree::{Known, Tree, ROOT};
-use crate::cell::{Cell, Player};
+use crate::cell::Player;
 use crate::knowledge::network::{Accumulator, Network};
 use crate::knowledge::Scorer;
-use crate::position::{Move, Position};
+use crate::position::{last_pegs_after, LastPegs, Move, Position};
 use crate::rng::FastRng;
 
 /// What the search knows besides the root position: the learned policy, the root's last
@@ -20,8 +20,8 @@ use crate::rng::FastRng;
 pub struct Knowing<'a> {
     /// The learned policy.
     pub policy: &'a Scorer,
-    /// The opponent's last peg before the root, then the root mover's own.
-    pub history: [Option<Cell>; 2],
+    /// The last pegs before the root: the opponent's, then the root mover's own.
+    pub history: LastPegs,
     /// The value network and the root position's accumulators.
     pub network: Option<(&'a Network, Accumulator)>,
 }
@@ -168,20 +168,22 @@ impl Iteration {
         knowing: &Knowing,
         net: Option<(&Network, &Accumulator)>,
     ) -> bool {
-        // The pegs so far, oldest first: the root's history, then the moves of the path.
+        // The root's last pegs, then the moves of the path (the root's own is none): the
+        // last two moves decide, so only they are played.
         let n = self.path.len();
-        let last = |back: usize| match n.checked_sub(back + 1) {
-            Some(0) | None => knowing.history[back + 1 - n],
-            Some(k) => tree.get(self.path[k].0).mv.peg(),
-        };
+        let last = self.path[n.saturating_sub(2).max(1)..]
+            .iter()
+            .fold(knowing.history, |last, &(i, _)| {
+                last_pegs_after(last, tree.get(i).mv)
+            });
         #[cfg(codingame)]
         let _ = net;
         let recent = Recent {
             policy: knowing.policy,
             #[cfg(not(codingame))]
             net,
-            last_opp: last(0),
-            last_own: last(1),
+            last_opp: last[0],
+            last_own: last[1],
         };
         let node = self.path[n - 1].0;
         pos.legal_moves_into(&mut self.moves);

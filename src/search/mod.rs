@@ -20,7 +20,7 @@ pub mod tree;
 use crate::cell::{Cell, Player};
 use crate::knowledge::network::Network;
 use crate::knowledge::{Policy, Scorer};
-use crate::position::{Move, Position};
+use crate::position::{LastPegs, Move, Position};
 use crate::rng::FastRng;
 #[cfg(not(codingame))]
 pub use analysis::RootLine;
@@ -30,13 +30,17 @@ use std::time::{Duration, Instant};
 use tree::{Known, Memory, Tree, ROOT};
 
 /// When to stop searching: at a deadline, after a number of iterations, or whichever first.
+///
+/// A turn on the clock has two deadlines: the soft one is when the search means to stop (the
+/// think time), the hard one the latest its answer may be ready on a busy machine. Before the
+/// hard deadline the search leaves twice the longest stall it has seen.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Limits {
-    /// Stop at this instant.
-    pub deadline: Option<Instant>,
+    /// Stop at this instant: the think time.
+    pub soft_deadline: Option<Instant>,
     /// Stop sooner when less than twice the longest stall is left before this instant: the
-    /// latest an answer may be ready on a busy machine (the deadline when `None`).
-    pub guard: Option<Instant>,
+    /// latest an answer may be ready (the soft deadline when `None`).
+    pub hard_deadline: Option<Instant>,
     /// Stop after this many iterations.
     pub iterations: Option<u64>,
 }
@@ -121,7 +125,7 @@ pub struct Searcher {
     /// The value network (used with `value_net`), if its weights decode.
     network: Option<Network>,
     /// The next root's last two pegs: the opponent's, then the mover's own.
-    history: [Option<Cell>; 2],
+    history: LastPegs,
     /// The memory of the tree before the last, for the next tree (see [`Tree::reusing`]).
     spare: Memory,
     /// The longest the last search went between two looks at its clock.
@@ -190,10 +194,10 @@ impl Searcher {
         }
     }
 
-    /// Tells the next search the last two pegs before its root: the opponent's, then the
-    /// mover's own (`None` where there was none, or a swap). The learned prior reads them.
-    pub fn set_history(&mut self, last_opp: Option<Cell>, last_own: Option<Cell>) {
-        self.history = [last_opp, last_own];
+    /// Tells the next search the last two pegs before its root ([`LastPegs`]): the learned
+    /// prior reads them.
+    pub fn set_history(&mut self, last: LastPegs) {
+        self.history = last;
     }
 
     /// The best move for the player to move, or `None` when the game is over.
@@ -330,8 +334,8 @@ fn safe_root(pos: &Position, moves: &[Move]) -> Option<Vec<Move>> {
 }
 
 /// Runs `iteration` until the limits say stop; returns how many ran, the pegs placed, and the
-/// longest time between two looks at the clock. Before the guard (the deadline unless the
-/// limits name another instant), twice the longest such stall (at least `expected`) is left:
+/// longest time between two looks at the clock. Before the hard deadline (the soft one unless
+/// the limits name another instant), twice the longest such stall (at least `expected`) is left:
 /// a process kept from running that long at the end would answer late.
 fn iterate(
     params: &Params,
@@ -346,12 +350,12 @@ fn iterate(
             break;
         }
         if iterations % params.clock_every == 0 && iterations > 0 {
-            if let Some(deadline) = limits.deadline {
+            if let Some(soft) = limits.soft_deadline {
                 let now = Instant::now();
                 stall = stall.max(now - looked);
                 looked = now;
-                let guard = limits.guard.unwrap_or(deadline);
-                if now >= deadline || now + 2 * stall.max(expected) >= guard {
+                let hard = limits.hard_deadline.unwrap_or(soft);
+                if now >= soft || now + 2 * stall.max(expected) >= hard {
                     break;
                 }
             }
@@ -419,12 +423,12 @@ mod tests {
     use crate::cell::Player;
     use crate::testing::{cell, iterations, mv, position as play};
 
-    /// The iterations `iterate` runs before a deadline `ms` away (its guard `guard` ms away,
-    /// when given), expecting `expected` ms of stall, when the `stall_at`-th iteration is kept
-    /// from running for `stalled` ms.
+    /// The iterations `iterate` runs before a soft deadline `ms` away (its hard deadline `hard`
+    /// ms away, when given), expecting `expected` ms of stall, when the `stall_at`-th iteration
+    /// is kept from running for `stalled` ms.
     fn iterations_before(
         ms: u64,
-        guard: Option<u64>,
+        hard: Option<u64>,
         expected: u64,
         stall_at: u64,
         stalled: u64,
@@ -432,8 +436,8 @@ mod tests {
         let params = Params::default();
         let now = Instant::now();
         let limits = Limits {
-            deadline: Some(now + Duration::from_millis(ms)),
-            guard: guard.map(|g| now + Duration::from_millis(g)),
+            soft_deadline: Some(now + Duration::from_millis(ms)),
+            hard_deadline: hard.map(|h| now + Duration::from_millis(h)),
             iterations: Some(10_000_000),
         };
         let mut n = 0;
@@ -459,12 +463,12 @@ mod tests {
     }
 
     #[test]
-    fn a_guard_far_past_the_deadline_lets_a_stalled_search_think_its_time() {
+    fn a_hard_deadline_far_past_the_soft_one_lets_a_stalled_search_think_its_time() {
         let every = Params::default().clock_every;
         // The same stall and expectation as above, with the answer due 1 s away.
         assert!(iterations_before(100, Some(1000), 0, every, 40) > 4 * every);
         assert!(iterations_before(100, Some(1000), 60, 0, 0) > 4 * every);
-        // The deadline still stops it: stalled past its 10 ms, it stops at the next look.
+        // The soft deadline still stops it: stalled past its 10 ms, it stops at the next look.
         assert_eq!(iterations_before(10, Some(60_000), 0, every, 40), every);
     }
 

@@ -104,8 +104,8 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     let mut rng = FastRng::new(seed);
     let mut searcher = Searcher::new(params.clone(), seed);
     let limits = |iterations: u32| Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(iterations as u64),
     };
     let (full, fast) = (limits(header.iterations), limits(header.fast));
@@ -116,8 +116,7 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
         let ply = if plies.len() < header.opening as usize {
             random_peg(&pos, &mut rng)
         } else {
-            let [opponent_s, own] = last_pegs(&moves);
-            searcher.set_history(opponent_s, own);
+            searcher.set_history(last_pegs(&moves));
             if header.fast == 0 || rng.below(1000) < u32::from(header.full_share) {
                 searched(&mut searcher, &pos, &full)
             } else {

@@ -99,8 +99,8 @@ fn selfplay_fit_export_load_and_search() {
     let mut searcher = Searcher::with_policy(params, 1, Policy::linear(decoded));
     let pos = Position::after("F6 E8").unwrap();
     let limits = Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(2000),
     };
     let report = searcher.choose(&pos, &limits).unwrap();
@@ -192,8 +192,8 @@ fn fast_selfplay_net_fit_export_load_and_search() {
         let mut searcher = Searcher::with_network(params, 1, network.clone());
         let pos = Position::after("F6 E8").unwrap();
         let limits = Limits {
-            deadline: None,
-            guard: None,
+            soft_deadline: None,
+            hard_deadline: None,
             iterations: Some(2000),
         };
         let report = searcher.choose(&pos, &limits).unwrap();

@@ -10,7 +10,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 use twixt::position::Move;
-use twixt::{Cell, Player};
+use twixt::Player;
 use twixt_reference::RefGame;
 
 /// What the report and a recorded `.moves` file say of an [`Answer::SideUnknown`].
@@ -124,26 +124,12 @@ pub enum Answer {
     SideUnknown,
 }
 
-/// The player a process that starts at `game`'s turn takes itself for, by SPEC's "Side" rule:
-/// FIRST or SWAP means player 0; one opposing peg and none of its own, player 1; else a peg
-/// on a border tells; else equal counts mean player 0.
+/// The player a process that starts at `game`'s turn takes itself for: the bot's own rule
+/// ([`twixt::protocol::infer_side`]) on what the turn input lists.
 pub fn inferred_side(game: &RefGame) -> Player {
-    if matches!(game.moves().last(), None | Some(Move::Swap)) {
-        return Player::Zero;
-    }
+    let first_or_swap = matches!(game.moves().last(), None | Some(Move::Swap));
     let me = game.to_move();
-    let (mine, his) = (game.pegs(me), game.pegs(me.other()));
-    if mine.is_empty() && his.len() == 1 {
-        return Player::One;
-    }
-    let on = |pegs: &[Cell], p: Player| pegs.iter().any(|c| c.on_border_of(p));
-    let says_one = on(&mine, Player::One) || on(&his, Player::Zero);
-    let says_zero = on(&mine, Player::Zero) || on(&his, Player::One);
-    if says_one || (!says_zero && mine.len() != his.len()) {
-        Player::One
-    } else {
-        Player::Zero
-    }
+    twixt::protocol::infer_side(first_or_swap, &game.pegs(me), &game.pegs(me.other()))
 }
 
 /// Reads an answer line: the move, then optionally the value; the move must be legal in `game`.

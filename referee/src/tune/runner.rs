@@ -8,7 +8,7 @@
 
 use crate::clocks::Clocks;
 use crate::record::GameRecord;
-use crate::shard::whole_pairs;
+use crate::shard::{whole_pairs, Shard};
 use anyhow::{bail, Context, Result};
 use std::collections::BTreeSet;
 use std::io::Write;
@@ -36,9 +36,9 @@ pub struct Slices<'a> {
 }
 
 impl Slices<'_> {
-    /// The shell command line of slice `i` (1-based): its match, whose records go to stdout
-    /// once it is over (its own output goes to stderr).
-    pub fn line(&self, i: usize) -> Result<String> {
+    /// The shell command line of slice `shard`: its match, whose records go to stdout once it
+    /// is over (its own output goes to stderr).
+    pub fn line(&self, shard: Shard) -> Result<String> {
         let q = |s: &str| {
             shlex::try_quote(s)
                 .map(|q| q.into_owned())
@@ -46,14 +46,13 @@ impl Slices<'_> {
         };
         let c = self.clocks;
         Ok(format!(
-            "f=$(mktemp) || exit 1; {} match {} {} --games {} --shard {i}/{} --random-openings {} \
+            "f=$(mktemp) || exit 1; {} match {} {} --games {} --shard {shard} --random-openings {} \
              --seed {} --first-ms {} --turn-ms {} --margin {} --results \"$f\" >&2; s=$?; \
              [ $s -eq 0 ] && cat \"$f\"; rm -f \"$f\"; exit $s",
             q(self.referee)?,
             q(self.cmds[0])?,
             q(self.cmds[1])?,
             2 * self.pairs,
-            self.jobs,
             self.random_openings,
             self.seed,
             c.first_ms,
@@ -62,9 +61,14 @@ impl Slices<'_> {
         ))
     }
 
-    /// The slice (1-based) that holds pair `pair`, as `--shard` deals them.
-    fn slice_of(&self, pair: usize) -> usize {
-        pair % self.jobs + 1
+    /// The slice that holds pair `pair`, as `match --shard` deals them.
+    fn slice_of(&self, pair: usize) -> Shard {
+        Shard::holding(pair, self.jobs)
+    }
+
+    /// The slices that hold any pair.
+    fn all(&self) -> BTreeSet<Shard> {
+        (0..self.pairs).map(|p| self.slice_of(p)).collect()
     }
 }
 
@@ -72,11 +76,11 @@ impl Slices<'_> {
 /// returns the games of every pair, in the order of pairs and games.
 pub fn run(runner: &str, slices: &Slices) -> Result<Vec<GameRecord>> {
     let mut games: Vec<GameRecord> = Vec::new();
-    let mut todo: BTreeSet<usize> = (1..=slices.jobs.min(slices.pairs)).collect();
+    let mut todo = slices.all();
     for attempt in 0..=RETRIES {
         let lines = todo
             .iter()
-            .map(|&i| slices.line(i))
+            .map(|&s| slices.line(s))
             .collect::<Result<Vec<_>>>()?;
         let (records, status) = run_lines(runner, &lines)?;
         let (whole, _) = whole_pairs(records);
@@ -98,8 +102,10 @@ pub fn run(runner: &str, slices: &Slices) -> Result<Vec<GameRecord>> {
             games.sort_by_key(|r| r.slot.map(|s| (s.pair, s.game)));
             return Ok(games);
         }
+        let short: Vec<String> = todo.iter().map(Shard::to_string).collect();
         eprintln!(
-            "twixt-referee: the runner ({status}) left slice(s) {todo:?} short; {}",
+            "twixt-referee: the runner ({status}) left slice(s) {} short; {}",
+            short.join(", "),
             match attempt < RETRIES {
                 true => "running them again",
                 false => "giving up",
@@ -160,7 +166,7 @@ mod tests {
 
     #[test]
     fn a_slice_is_a_match_command_that_prints_its_records_when_it_is_over() {
-        let line = slices(2).line(2).unwrap();
+        let line = slices(2).line("2/2".parse().unwrap()).unwrap();
         assert!(
             line.starts_with("f=$(mktemp) || exit 1; '/opt/twixt referee' match"),
             "{line}"
@@ -180,13 +186,15 @@ mod tests {
     }
 
     #[test]
-    fn pairs_are_dealt_to_slices_as_match_shard_deals_them() {
-        let s = slices(3);
-        let shards: Vec<crate::shard::Shard> =
-            (1..=3).map(|i| format!("{i}/3").parse().unwrap()).collect();
-        for pair in 0..s.pairs {
-            let i = s.slice_of(pair);
-            assert!(shards[i - 1].has(pair), "pair {pair} in slice {i}");
-        }
+    fn every_slice_with_a_pair_is_run_and_no_other() {
+        let all = |jobs: usize| -> Vec<String> {
+            slices(jobs).all().iter().map(|s| s.to_string()).collect()
+        };
+        assert_eq!(all(3), ["1/3", "2/3", "3/3"]);
+        assert_eq!(
+            all(6),
+            ["1/6", "2/6", "3/6", "4/6"],
+            "4 pairs fill 4 of 6 slices"
+        );
     }
 }

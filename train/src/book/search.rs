@@ -113,11 +113,10 @@ pub fn search(line: &Line, params: &Params, iterations: u64, seed: u64) -> Resul
         .map(|m| m.parse().expect("replayed"))
         .collect();
     let mut searcher = Searcher::new(params.clone(), seed);
-    let [opponent_s, own] = last_pegs(&moves);
-    searcher.set_history(opponent_s, own);
+    searcher.set_history(last_pegs(&moves));
     let limits = Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(iterations),
     };
     let report = searcher

@@ -88,8 +88,8 @@ pub struct Header {
 pub fn fingerprint(params: &twixt::search::params::Params) -> u64 {
     use twixt::search::{Limits, Searcher};
     let limits = Limits {
-        deadline: None,
-        guard: None,
+        soft_deadline: None,
+        hard_deadline: None,
         iterations: Some(1000),
     };
     let mut text = String::new();
