@@ -69,6 +69,7 @@ pub fn last_pegs_after(last: LastPegs, mv: Move) -> LastPegs {
 }
 
 /// The last pegs of a game whose moves were `moves`.
+#[cfg(not(codingame))]
 pub fn last_pegs(moves: &[Move]) -> LastPegs {
     moves
         .iter()

@@ -173,13 +173,19 @@ fn a_game_s_moves_are_analysed_as_their_turn_input_and_an_illegal_one_is_named()
     let file = "fixtures/losses/balanced/p32f-vs-d003f5e-balanced-18114-ply3.txt";
     let by_moves = analyze(&["--moves", moves, "--playouts", "400"], "");
     let by_input = analyze(&[file, "--playouts", "400"], "");
-    assert_eq!((by_moves.code, by_input.code), (0, 0), "{}", by_moves.stderr);
+    assert_eq!(
+        (by_moves.code, by_input.code),
+        (0, 0),
+        "{}",
+        by_moves.stderr
+    );
     let (a, b) = (rows(&by_moves.stdout), rows(&by_input.stdout));
     assert!(!a.is_empty() && a.len() == b.len(), "{}", by_moves.stdout);
     let bad = analyze(&["--moves", "K1 K1"], "");
     assert_eq!(bad.code, 2);
     assert!(
-        bad.stderr.contains("--moves: move 2 (K1): K1 already has a peg"),
+        bad.stderr
+            .contains("--moves: move 2 (K1): K1 already has a peg"),
         "{}",
         bad.stderr
     );
