@@ -5,7 +5,7 @@
 use std::path::Path;
 use twixt::knowledge::Policy;
 use twixt_train::net::export as net_export;
-use twixt_train::{export, policy_file};
+use twixt_train::policy::{export, file as policy_file};
 
 const MODEL: &str = "train/models/policy.txt";
 
