@@ -1,9 +1,10 @@
-//! The shipped weights: the generated modules match the committed model files (the policy's
-//! and the value network's, with its golden values), and the engine decodes them to the very
-//! weights the trainer wrote.
+//! The generated modules the engine ships match a fresh export of their committed sources:
+//! the policy's and the value network's weights (with its golden values), which the engine
+//! decodes to the very weights the trainer wrote, and the book.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use twixt::knowledge::Policy;
+use twixt_train::book::export::{self as book_export, ExportOptions};
 use twixt_train::net::export as net_export;
 use twixt_train::policy::{export, file as policy_file};
 
@@ -56,5 +57,30 @@ fn the_shipped_network_is_the_export_of_the_committed_model() {
         shipped.row_bits,
         net_export::ROW_BITS,
         "export-net's default row bits are the shipped network's"
+    );
+}
+
+/// The searched files `src/bot/book_moves.rs` is exported from, and the least share of the
+/// iterations an entry's move needs.
+const BOOK_SEARCHED: [&str; 2] = [
+    "docs/openings/book-searches.jsonl",
+    "docs/openings/book-searches-ply1.jsonl",
+];
+const BOOK_MIN_SHARE: f64 = 0.3;
+
+#[test]
+fn the_shipped_book_is_the_export_of_the_committed_searches() {
+    let options = ExportOptions {
+        searched: BOOK_SEARCHED.iter().map(PathBuf::from).collect(),
+        min_share: BOOK_MIN_SHARE,
+        out: PathBuf::from(book_export::MODULE),
+    };
+    let book = book_export::export(&options, root()).unwrap();
+    let module = std::fs::read_to_string(root().join(book_export::MODULE)).unwrap();
+    assert!(
+        module == book.module,
+        "{} is stale: run `cargo run --release --bin twixt-train -- book export {} --min-share {BOOK_MIN_SHARE}`",
+        book_export::MODULE,
+        BOOK_SEARCHED.join(" ")
     );
 }
