@@ -1,10 +1,14 @@
 //! The generated modules the engine ships match a fresh export of their committed sources:
 //! the policy's and the value network's weights (with its golden values), which the engine
-//! decodes to the very weights the trainer wrote, and the book.
+//! decodes to the very weights the trainer wrote, and the book, which answers every first peg
+//! as its deep search does.
 
 use std::path::{Path, PathBuf};
+use twixt::bot::book::{lookup_in, BOOK};
 use twixt::knowledge::Policy;
+use twixt::{Cell, Move, Player, Position};
 use twixt_train::book::export::{self as book_export, ExportOptions};
+use twixt_train::book::search::read_searched;
 use twixt_train::net::export as net_export;
 use twixt_train::policy::{export, file as policy_file};
 
@@ -83,4 +87,33 @@ fn the_shipped_book_is_the_export_of_the_committed_searches() {
         book_export::MODULE,
         BOOK_SEARCHED.join(" ")
     );
+}
+
+/// The deep searches of the position after each first peg of the quarter board (player 1 to
+/// move, swap allowed).
+const FIRST_PLY: &str = "docs/openings/book-searches-ply1.jsonl";
+
+#[test]
+fn the_book_answers_every_first_peg_as_its_deep_search_does() {
+    let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
+    let mut holes = Vec::new();
+    for (line, search) in read_searched(&root().join(FIRST_PLY)).unwrap() {
+        assert_eq!(search.moves.len(), 1, "line {line}");
+        assert_eq!(search.iterations, 1_280_000, "line {line}");
+        let hole: Cell = search.moves[0].parse().unwrap();
+        let answer: Move = search.best.parse().unwrap();
+        // In all four frames: the swap, or the reply mirrored as the peg is.
+        for frame in 0..4 {
+            let first = hole.mirrored(frame);
+            let pos = Position::after(&first.to_string()).unwrap();
+            let expected = answer.mirrored(frame);
+            assert_eq!(lookup_in(BOOK, &pos), Some(expected), "{first}");
+        }
+        holes.push(hole);
+    }
+    holes.sort_unstable_by_key(|c| c.index());
+    let expected: Vec<Cell> = Cell::all()
+        .filter(|c| quarter(c) && c.allowed_for(Player::Zero))
+        .collect();
+    assert_eq!(holes, expected, "one search for each quarter hole");
 }
