@@ -1,8 +1,9 @@
-//! `scripts/opening-table`, the script that prints the opening tables from their games: on the
-//! committed games it prints the scores, the replies, the swaps and the first pegs the engine
-//! ships (`twixt::bot::opening`), it counts a game from any hole on the quarter line it
-//! mirrors, it takes the line of eight games or more that scores least, and it names a line
-//! that is not a no-swap game instead of printing a table.
+//! `scripts/opening-table`, the script that prints the opening tables from their games and
+//! the one place their scoring is written, so the engine's tables are held to their games
+//! here: on the committed games it prints the scores, the replies, the swaps and the first
+//! pegs the engine ships (`twixt::bot::opening`), it counts a game from any hole on the
+//! quarter line it mirrors, it takes the line of eight games or more that scores least, and it
+//! names a line that is not a no-swap game instead of printing a table.
 
 mod common;
 

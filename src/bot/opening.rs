@@ -15,7 +15,8 @@ use crate::cell::{Cell, CELLS, SIZE};
 /// without swaps, in `docs/openings/tune4.jsonl`: from every hole, and from every hole with
 /// the replies that had scored best, at least 8 games a line. A line's score is drawn towards
 /// half by two games won and two lost. Checked against the games by
-/// `referee/tests/opening_table.rs` (`docs/OPENINGS.md`).
+/// `scripts/opening-table --check`, which `referee/tests/opening_script.rs` runs
+/// (`docs/OPENINGS.md`).
 const P0_SCORE: [[u8; 5]; 6] = [
     // B   C   D   E   F
     [14, 13, 17, 12, 10], // row 1

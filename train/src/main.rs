@@ -7,12 +7,11 @@ use clap::{Parser, Subcommand};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use twixt_train::data::{merge, packed};
-use twixt_train::export;
-use twixt_train::fit_command::{self, FitOptions};
+use twixt_train::distance::{self, DistanceOptions};
 use twixt_train::info;
 use twixt_train::net::fit::{self as net, NetOptions};
+use twixt_train::policy::{self, command::FitOptions};
 use twixt_train::selfplay::{self, SelfplayOptions};
-use twixt_train::value::{self, ValueOptions};
 
 #[derive(Parser)]
 #[command(
@@ -32,9 +31,9 @@ enum Command {
     Selfplay(SelfplayOptions),
     /// Fit the policy to the search's visits in self-play data, and score it on held-out games.
     Fit(FitOptions),
-    /// Fit the value's two weights (`value_bias`, `value_scale`) to self-play results, and
-    /// score it on held-out games against the search's own estimate.
-    Value(ValueOptions),
+    /// Fit the distance value's two weights (`value_bias`, `value_scale`) to self-play
+    /// results, and score it on held-out games against the search's own estimate.
+    Value(DistanceOptions),
     /// Fit the value network to self-play results, and score it on held-out games against
     /// the distance value and the search's own estimate.
     Net(NetOptions),
@@ -43,7 +42,7 @@ enum Command {
         /// The model file written by `fit`.
         model: PathBuf,
         /// The module to write.
-        #[arg(long, short, default_value = export::MODULE)]
+        #[arg(long, short, default_value = policy::export::MODULE)]
         out: PathBuf,
     },
     /// Score the value network on games it never saw (results files of twixt-referee): its
@@ -135,12 +134,12 @@ fn main() -> ExitCode {
         Command::Unpack { input, output } => {
             packed::unpack_file(&input, &output).map(|s| print!("{s}"))
         }
-        Command::Fit(options) => fit_command::run(&options),
-        Command::Value(options) => value::run(&options),
+        Command::Fit(options) => policy::command::run(&options),
+        Command::Value(options) => distance::run(&options),
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),
         Command::Codec(options) => twixt_train::net::codec::run(&options),
-        Command::Export { model, out } => export::run(&model, &out),
+        Command::Export { model, out } => policy::export::run(&model, &out),
         Command::ExportNet {
             model,
             out,

@@ -1,4 +1,4 @@
-//! The text file both models are kept in, the policy's ([`crate::policy_file`]) and the value
+//! The text file both models are kept in, the policy's ([`crate::policy::file`]) and the value
 //! network's ([`crate::net::file`]): a magic line, the model's header lines, its `f32`
 //! weights one a line, and a checksum.
 //!

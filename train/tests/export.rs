@@ -1,11 +1,16 @@
-//! The shipped weights: the generated modules match the committed model files (the policy's
-//! and the value network's, with its golden values), and the engine decodes them to the very
-//! weights the trainer wrote.
+//! The generated modules the engine ships match a fresh export of their committed sources:
+//! the policy's and the value network's weights (with its golden values), which the engine
+//! decodes to the very weights the trainer wrote, and the book, which answers every first peg
+//! as its deep search does.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use twixt::bot::book::{lookup_in, BOOK};
 use twixt::knowledge::Policy;
+use twixt::{Cell, Move, Player, Position};
+use twixt_train::book::export::{self as book_export, ExportOptions};
+use twixt_train::book::search::read_searched;
 use twixt_train::net::export as net_export;
-use twixt_train::{export, policy_file};
+use twixt_train::policy::{export, file as policy_file};
 
 const MODEL: &str = "train/models/policy.txt";
 
@@ -57,4 +62,58 @@ fn the_shipped_network_is_the_export_of_the_committed_model() {
         net_export::ROW_BITS,
         "export-net's default row bits are the shipped network's"
     );
+}
+
+/// The searched files `src/bot/book_moves.rs` is exported from, and the least share of the
+/// iterations an entry's move needs.
+const BOOK_SEARCHED: [&str; 2] = [
+    "docs/openings/book-searches.jsonl",
+    "docs/openings/book-searches-ply1.jsonl",
+];
+const BOOK_MIN_SHARE: f64 = 0.3;
+
+#[test]
+fn the_shipped_book_is_the_export_of_the_committed_searches() {
+    let options = ExportOptions {
+        searched: BOOK_SEARCHED.iter().map(PathBuf::from).collect(),
+        min_share: BOOK_MIN_SHARE,
+        out: PathBuf::from(book_export::MODULE),
+    };
+    let book = book_export::export(&options, root()).unwrap();
+    let module = std::fs::read_to_string(root().join(book_export::MODULE)).unwrap();
+    assert!(
+        module == book.module,
+        "{} is stale: run `cargo run --release --bin twixt-train -- book export {} --min-share {BOOK_MIN_SHARE}`",
+        book_export::MODULE,
+        BOOK_SEARCHED.join(" ")
+    );
+}
+
+/// The deep searches of the position after each first peg of the quarter board (player 1 to
+/// move, swap allowed).
+const FIRST_PLY: &str = "docs/openings/book-searches-ply1.jsonl";
+
+#[test]
+fn the_book_answers_every_first_peg_as_its_deep_search_does() {
+    let quarter = |c: &Cell| c.x() <= 5 && c.y() <= 5;
+    let mut holes = Vec::new();
+    for (line, search) in read_searched(&root().join(FIRST_PLY)).unwrap() {
+        assert_eq!(search.moves.len(), 1, "line {line}");
+        assert_eq!(search.iterations, 1_280_000, "line {line}");
+        let hole: Cell = search.moves[0].parse().unwrap();
+        let answer: Move = search.best.parse().unwrap();
+        // In all four frames: the swap, or the reply mirrored as the peg is.
+        for frame in 0..4 {
+            let first = hole.mirrored(frame);
+            let pos = Position::after(&first.to_string()).unwrap();
+            let expected = answer.mirrored(frame);
+            assert_eq!(lookup_in(BOOK, &pos), Some(expected), "{first}");
+        }
+        holes.push(hole);
+    }
+    holes.sort_unstable_by_key(|c| c.index());
+    let expected: Vec<Cell> = Cell::all()
+        .filter(|c| quarter(c) && c.allowed_for(Player::Zero))
+        .collect();
+    assert_eq!(holes, expected, "one search for each quarter hole");
 }

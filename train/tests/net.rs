@@ -500,7 +500,9 @@ fn base_logits_are_the_shipped_policy_s_for_each_searched_move() {
     let based = Samples::with_base(&games, Targets::default(), Some(&shipped));
     assert_eq!(plain.len(), based.len());
     // The features' examples of the same searches, made by the policy fit's own reader.
-    let mut examples = games.iter().flat_map(twixt_train::examples::of_game);
+    let mut examples = games
+        .iter()
+        .flat_map(twixt_train::policy::examples::of_game);
     let mut searched = 0;
     for i in 0..based.len() {
         let (p, b) = (plain.get(i).policy, based.get(i).policy);

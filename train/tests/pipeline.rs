@@ -1,6 +1,6 @@
 //! The whole pipeline in small, as the README runs it: a few self-play games, a fit, the
-//! export, the engine's decoding of it, the value's fit, and a search that uses both; and the
-//! same for the value network from fast self-play.
+//! export, the engine's decoding of it, the distance value's fit, and a search that uses both;
+//! and the same for the value network from fast self-play.
 
 use std::path::Path;
 use twixt::knowledge::hidden::Hidden;
@@ -10,8 +10,10 @@ use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
 use twixt::Position;
 use twixt_train::net::{self, fit::NetOptions};
+use twixt_train::policy::hidden as policy_hidden;
+use twixt_train::policy::{examples, export, file as policy_file, fit as policy_fit};
 use twixt_train::selfplay::{self, SelfplayOptions};
-use twixt_train::{data, examples, export, policy_file, policy_fit, policy_net, value};
+use twixt_train::{data, distance};
 
 /// A self-play run of `games` games of `iterations` a full search (and `fast` a fast move).
 fn options(
@@ -62,7 +64,7 @@ fn selfplay_fit_export_load_and_search() {
     assert_eq!(module.split('"').nth(3), Some(""), "no hidden layer");
 
     // A hidden layer beside it, through its model file and the module, to the same integers.
-    let settings = policy_net::Settings {
+    let settings = policy_hidden::Settings {
         epochs: 2,
         rate: 0.003,
         batch: 32,
@@ -70,8 +72,8 @@ fn selfplay_fit_export_load_and_search() {
         threads: 2,
         seed: 1,
     };
-    let w = policy_net::fit(&policy, &all, settings, |_, _, _| {}).unwrap();
-    let net = policy_net::rounded(&w, 7);
+    let w = policy_hidden::fit(&policy, &all, settings, |_, _, _| {}).unwrap();
+    let net = policy_hidden::rounded(&w, 7);
     policy_file::write(&model_path, &net).unwrap();
     let read = policy_file::read(&model_path).unwrap();
     assert_eq!(read, net);
@@ -82,12 +84,12 @@ fn selfplay_fit_export_load_and_search() {
         Ok(net.hidden.as_ref().unwrap())
     );
 
-    // The value's fit: a player nearer its borders wins more often.
-    let samples: Vec<_> = file.games.iter().flat_map(value::samples).collect();
-    let (bias, scale) = value::fit(&samples);
+    // The distance value's fit: a player nearer its borders wins more often.
+    let samples: Vec<_> = file.games.iter().flat_map(distance::samples).collect();
+    let (bias, scale) = distance::fit(&samples);
     let share = samples.iter().map(|s| s.won).sum::<f64>() / samples.len() as f64;
-    let fitted = value::log_loss(&samples, |s| value::sigmoid(bias + scale * s.gap));
-    assert!(scale > 0.0 && fitted < value::log_loss(&samples, |_| share));
+    let fitted = distance::log_loss(&samples, |s| distance::sigmoid(bias + scale * s.gap));
+    assert!(scale > 0.0 && fitted < distance::log_loss(&samples, |_| share));
 
     let params = Params {
         policy_prior: true,

@@ -4,7 +4,7 @@
 use twixt::knowledge::features::FEATURES;
 use twixt::knowledge::hidden::{Hidden, HIDDEN};
 use twixt::knowledge::Policy;
-use twixt_train::policy_file;
+use twixt_train::policy::file as policy_file;
 
 fn policy() -> Policy {
     Policy::linear((0..FEATURES).map(|i| (i as f32 - 40.0) / 7.0).collect())

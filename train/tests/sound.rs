@@ -211,7 +211,7 @@ fn a_model_with_a_weight_that_is_not_a_number_is_refused_with_its_line() {
     let mut policy = twixt::knowledge::Policy::uniform();
     policy.weights[3] = f32::NEG_INFINITY;
     let path = dir.path().join("policy.txt");
-    std::fs::write(&path, twixt_train::policy_file::to_text(&policy)).unwrap();
+    std::fs::write(&path, twixt_train::policy::file::to_text(&policy)).unwrap();
     let (code, err) = train(&["export", s(&path), "-o", s(&module)]);
     assert_eq!(code, 2, "{err}");
     assert!(

@@ -6,7 +6,7 @@ use super::replay;
 use super::search::{read_searched, Record};
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use twixt::bot::book::{entry as book_entry, lookup_in, position_key, readable};
 use twixt::{Move, Position};
 
@@ -63,12 +63,13 @@ pub(super) fn entry(record: Record, at: String) -> Result<Entry, String> {
     })
 }
 
-/// The entries of `files` whose best move's share is at least `min_share`, by key; a bad
-/// line, or a key whose entries disagree, is an error naming files and lines.
-fn entries(files: &[PathBuf], min_share: f64) -> Result<BTreeMap<String, Entry>> {
+/// The entries of `files` (relative ones under `root`) whose best move's share is at least
+/// `min_share`, by key; a bad line, or a key whose entries disagree, is an error naming files
+/// and lines.
+fn entries(files: &[PathBuf], root: &Path, min_share: f64) -> Result<BTreeMap<String, Entry>> {
     let mut book: BTreeMap<String, Entry> = BTreeMap::new();
-    for path in files {
-        for (line, record) in read_searched(path)? {
+    for path in files.iter().map(|f| root.join(f)) {
+        for (line, record) in read_searched(&path)? {
             let at = format!("{}: line {line}", path.display());
             if record.share < min_share {
                 continue;
@@ -150,12 +151,23 @@ fn command(options: &ExportOptions) -> String {
     words.join(" ")
 }
 
-/// Runs `book export`: writes the module if every entry checks.
-pub fn run(options: &ExportOptions) -> Result<()> {
+/// The book that `options` ask for, every entry checked by the engine's lookup.
+pub struct Exported {
+    /// The module's text.
+    pub module: String,
+    /// Its entries.
+    pub entries: usize,
+    /// The `BOOK` string's length in UTF-16 units, as CodinGame counts.
+    pub units: usize,
+}
+
+/// The book module of `options`' searched files, relative ones read under `root` (named in
+/// the module's header as given, as `book export` run from `root` writes them).
+pub fn export(options: &ExportOptions, root: &Path) -> Result<Exported> {
     if !(0.0..=1.0).contains(&options.min_share) {
         bail!("--min-share {} is not in [0, 1]", options.min_share);
     }
-    let book = entries(&options.searched, options.min_share)?;
+    let book = entries(&options.searched, root, options.min_share)?;
     let text = book_text(&book)?;
     check(&text, &book)?;
     let counts: BTreeSet<u64> = book.values().map(|e| e.record.iterations).collect();
@@ -165,13 +177,23 @@ pub fn run(options: &ExportOptions) -> Result<()> {
         1 => format!("1 position searched at {} iterations", counts.join(", ")),
         n => format!("{n} positions searched at {} iterations", counts.join(", ")),
     };
-    let module = module(&text, &command(options), &summary);
-    std::fs::write(&options.out, module).with_context(|| options.out.display().to_string())?;
+    Ok(Exported {
+        module: module(&text, &command(options), &summary),
+        entries: book.len(),
+        units: text.encode_utf16().count(),
+    })
+}
+
+/// Runs `book export`: writes the module if every entry checks.
+pub fn run(options: &ExportOptions) -> Result<()> {
+    let book = export(options, Path::new(""))?;
+    let out = &options.out;
+    std::fs::write(out, &book.module).with_context(|| out.display().to_string())?;
     println!(
         "{}: {} entries, BOOK {} UTF-16 units",
-        options.out.display(),
-        book.len(),
-        text.encode_utf16().count()
+        out.display(),
+        book.entries,
+        book.units
     );
     Ok(())
 }

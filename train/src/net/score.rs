@@ -6,7 +6,7 @@ use super::model::{log_loss, softmax, Model};
 use super::quantized;
 use super::samples::Samples;
 use crate::data::Game;
-use crate::{examples, policy_fit};
+use crate::policy::{examples, fit};
 use anyhow::{anyhow, Result};
 use twixt::knowledge::network::Network;
 use twixt::knowledge::Policy;
@@ -104,9 +104,9 @@ pub fn shipped_policy(net: &Network, set: &Samples) -> Ranking {
 
 /// The shipped feature policy on the full searches of the decided games of `games` (the
 /// positions [`network_policy`] scores).
-pub fn features_policy(games: &[Game]) -> Result<policy_fit::Scores> {
+pub fn features_policy(games: &[Game]) -> Result<fit::Scores> {
     let decided: Vec<&Game> = games.iter().filter(|g| g.winner.is_some()).collect();
     let examples: Vec<_> = decided.into_iter().flat_map(examples::of_game).collect();
     let policy = Policy::shipped().map_err(|e| anyhow!("the shipped policy: {e}"))?;
-    Ok(policy_fit::score(&policy, &examples))
+    Ok(fit::score(&policy, &examples))
 }

@@ -1,12 +1,12 @@
 //! `twixt-train fit`, the policy's command: examples from data files, a held-out tenth, the
-//! fit ([`crate::policy_fit`]), its scores, and the model file ([`crate::policy_file`]).
+//! fit ([`super::fit`], or [`super::hidden`] with `--hidden`), its scores, and the model file
+//! ([`super::file`]).
 
+use super::examples::{self, Example};
+use super::fit::{self, Scores, Settings};
+use super::{file, hidden};
 use crate::data;
-use crate::examples::{self, Example};
 use crate::held_out::hold_out;
-use crate::policy_file;
-use crate::policy_fit::{self, Scores, Settings};
-use crate::policy_net;
 use anyhow::Result;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -75,25 +75,25 @@ pub fn run(options: &FitOptions) -> Result<()> {
     let (held, train) = hold_out(load(&options.data)?, |e: &Example| e.game)?;
     println!(
         "{}",
-        line("uniform", &policy_fit::score(&Policy::uniform(), &held))
+        line("uniform", &fit::score(&Policy::uniform(), &held))
     );
     // A change of the features leaves the shipped weights stale until the fit is exported.
     match Policy::shipped() {
-        Ok(shipped) => println!("{}", line("shipped", &policy_fit::score(&shipped, &held))),
+        Ok(shipped) => println!("{}", line("shipped", &fit::score(&shipped, &held))),
         Err(e) => println!("shipped    not scored: its weights do not decode ({e})"),
     }
     if options.hidden {
-        return fit_net(options, &held, &train, start);
+        return fit_hidden(options, &held, &train, start);
     }
     let settings = Settings {
         epochs: options.epochs,
         rate: options.rate,
         l2: options.l2,
     };
-    let policy = policy_fit::fit(&train, settings, |_| {})?;
-    println!("{}", line("fit", &policy_fit::score(&policy, &train)));
-    println!("{}", line("held out", &policy_fit::score(&policy, &held)));
-    policy_file::write(&options.out, &policy)?;
+    let policy = fit::fit(&train, settings, |_| {})?;
+    println!("{}", line("fit", &fit::score(&policy, &train)));
+    println!("{}", line("held out", &fit::score(&policy, &held)));
+    file::write(&options.out, &policy)?;
     println!(
         "{}: written, {:.1} s",
         options.out.display(),
@@ -103,18 +103,18 @@ pub fn run(options: &FitOptions) -> Result<()> {
 }
 
 /// `fit --hidden`: a hidden layer beside a linear policy, scored held out after each pass.
-fn fit_net(
+fn fit_hidden(
     options: &FitOptions,
     held: &[Example],
     train: &[Example],
     start: Instant,
 ) -> Result<()> {
     let base = match &options.base {
-        Some(path) => policy_file::read(path)?,
+        Some(path) => file::read(path)?,
         None => Policy::uniform(),
     };
-    println!("{}", line("base", &policy_fit::score(&base, held)));
-    let settings = policy_net::Settings {
+    println!("{}", line("base", &fit::score(&base, held)));
+    let settings = hidden::Settings {
         epochs: options.epochs,
         rate: options.rate,
         batch: options.batch,
@@ -123,15 +123,15 @@ fn fit_net(
         seed: options.seed,
     };
     let bits = options.bits;
-    let w = policy_net::fit(&base, train, settings, |epoch, loss, w| {
-        let s = policy_fit::score(&policy_net::rounded(w, bits), held);
+    let w = hidden::fit(&base, train, settings, |epoch, loss, w| {
+        let s = fit::score(&hidden::rounded(w, bits), held);
         println!(
             "{} (training {loss:.4}, {:.0} s)",
             line(&format!("epoch {epoch}"), &s),
             start.elapsed().as_secs_f64()
         );
     })?;
-    policy_file::write(&options.out, &policy_net::rounded(&w, bits))?;
+    file::write(&options.out, &hidden::rounded(&w, bits))?;
     println!("{}: written", options.out.display());
     Ok(())
 }

@@ -2,7 +2,7 @@
 //! in the moves' features, trained to predict the search's visit shares (cross-entropy),
 //! by full-batch gradient descent with Adam: deterministic, no seed needed.
 
-use crate::examples::Example;
+use super::examples::Example;
 use anyhow::{bail, Result};
 use twixt::knowledge::features::FEATURES;
 use twixt::knowledge::Policy;

@@ -1,6 +1,6 @@
 //! `twixt-train export`: the engine module that ships a model's weights in the bot.
 
-use crate::policy_file;
+use super::file;
 use anyhow::{Context, Result};
 use std::path::Path;
 use twixt::knowledge::encoding;
@@ -32,7 +32,7 @@ pub fn module(policy: &Policy, source: &str) -> String {
 
 /// Runs `export`: writes the module for the model file `model_path` to `out`.
 pub fn run(model_path: &Path, out: &Path) -> Result<()> {
-    let policy = policy_file::read(model_path)?;
+    let policy = file::read(model_path)?;
     let text = module(&policy, &model_path.display().to_string());
     std::fs::write(out, &text).with_context(|| out.display().to_string())?;
     let units = policy.hidden.as_ref().map_or(0, |h| h.ints().len());

@@ -4,7 +4,7 @@
 //! positions with a seed. The fit runs in floats; the engine's layer is their rounding to
 //! integers ([`rounded`]).
 
-use crate::examples::Example;
+use super::examples::Example;
 use anyhow::{bail, Result};
 use twixt::knowledge::features::{Active, FEATURES};
 use twixt::knowledge::hidden::{Hidden, HIDDEN};

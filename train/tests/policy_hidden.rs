@@ -3,9 +3,9 @@
 
 use twixt::knowledge::features::{Active, MAX_ACTIVE};
 use twixt::knowledge::Policy;
-use twixt_train::examples::Example;
-use twixt_train::policy_fit::{self, score};
-use twixt_train::policy_net::{self, rounded, Settings};
+use twixt_train::policy::examples::Example;
+use twixt_train::policy::fit::{self, score};
+use twixt_train::policy::hidden::{self, rounded, Settings};
 
 /// A move with features 5 and 9 each counted 4 times (as knight neighbours are), or not,
 /// as `a` and `b` say.
@@ -41,7 +41,7 @@ fn exclusive_or() -> Vec<Example> {
 #[test]
 fn the_hidden_layer_learns_what_the_linear_policy_cannot() {
     let examples = exclusive_or();
-    let linear = policy_fit::fit(&examples, policy_fit::Settings::default(), |_| {}).unwrap();
+    let linear = fit::fit(&examples, fit::Settings::default(), |_| {}).unwrap();
     let linear = score(&linear, &examples);
     let settings = Settings {
         epochs: 100,
@@ -51,7 +51,7 @@ fn the_hidden_layer_learns_what_the_linear_policy_cannot() {
         threads: 2,
         seed: 3,
     };
-    let w = policy_net::fit(&Policy::uniform(), &examples, settings, |_, _, _| {}).unwrap();
+    let w = hidden::fit(&Policy::uniform(), &examples, settings, |_, _, _| {}).unwrap();
     let policy = rounded(&w, 7);
     let net = score(&policy, &examples);
     // The best any policy does is ln 2 (an even split of the two moves), which the linear
@@ -83,7 +83,7 @@ fn the_fit_is_the_same_for_the_same_seed_whatever_the_threads() {
         seed,
     };
     let fit = |threads, seed| {
-        policy_net::fit(
+        hidden::fit(
             &Policy::uniform(),
             &examples,
             settings(threads, seed),

@@ -1,8 +1,8 @@
-//! `twixt-train value`: fits the engine's value ([`twixt::knowledge::value`]) to self-play
-//! results. The value is a logistic regression on one input, the gap between the two players'
-//! distances to their borders, so its fit is two numbers (`value_bias` and `value_scale`,
-//! parameters of the search) found by Newton's method; the same held-out games as `fit`'s
-//! score it against the search's own estimate of the same positions.
+//! `twixt-train value`: fits the engine's distance value ([`twixt::knowledge::value`]) to
+//! self-play results. That value is a logistic regression on one input, the gap between the
+//! two players' distances to their borders, so its fit is two numbers (`value_bias` and
+//! `value_scale`, parameters of the search) found by Newton's method; the same held-out games
+//! as `fit`'s score it against the search's own estimate of the same positions.
 
 use crate::data::{self, Game};
 use crate::held_out::hold_out;
@@ -95,14 +95,14 @@ pub fn fit(samples: &[Sample]) -> (f64, f64) {
 
 /// The options of `twixt-train value`.
 #[derive(clap::Args, Clone, Debug)]
-pub struct ValueOptions {
+pub struct DistanceOptions {
     /// Data files written by `selfplay`.
     #[arg(required = true)]
     pub data: Vec<PathBuf>,
 }
 
 /// Runs `value`: prints the fit and its held-out scores.
-pub fn run(options: &ValueOptions) -> Result<()> {
+pub fn run(options: &DistanceOptions) -> Result<()> {
     let games = data::read_complete(&options.data)?;
     let all: Vec<Sample> = games.iter().flat_map(samples).collect();
     let (held, train) = hold_out(all, |s| s.game)?;
