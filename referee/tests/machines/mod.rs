@@ -2,6 +2,8 @@
 //! loopback with a key made for it (GNU parallel's "remote" machines), and a single-node Slurm
 //! (munged, slurmctld, slurmd) with its own configuration. Each stops when dropped.
 
+pub mod procs;
+
 use std::net::TcpListener;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -146,6 +148,11 @@ impl Sshd {
         sshd
     }
 
+    /// Its process id: the sessions it opens, and the jobs run through them, are below it.
+    pub fn pid(&self) -> u32 {
+        self.child.id()
+    }
+
     /// parallel's `--ssh` for it.
     pub fn ssh_command(&self) -> String {
         format!("ssh -F {}", self.config.display())
@@ -195,6 +202,8 @@ impl Slurm {
         let host = run("hostname", &["-s"]).trim().to_string();
         let (ctld, node) = (free_port(), free_port());
         let conf = dir.join("slurm.conf");
+        // MinJobAge=4 (a finished job's record kept 4 s, not 300): `sbatch --wait` polls every
+        // 2 s while that is under twice its pause, which otherwise grows to 8 and 32 s.
         std::fs::write(
             &conf,
             format!(
@@ -207,7 +216,8 @@ impl Slurm {
                  ProctrackType=proctrack/linuxproc\nTaskPlugin=task/none\n\
                  SchedulerType=sched/backfill\nSelectType=select/cons_tres\n\
                  SelectTypeParameters=CR_Core\nReturnToService=2\nMpiDefault=none\n\
-                 JobAcctGatherType=jobacct_gather/none\n\
+                 JobAcctGatherType=jobacct_gather/none\nMinJobAge=4\n\
+                 SchedulerParameters=batch_sched_delay=0,sched_min_interval=100000\n\
                  AccountingStorageType=accounting_storage/none\n\
                  NodeName={host} NodeAddr=127.0.0.1 CPUs=2 State=UNKNOWN\n\
                  PartitionName=twixt Nodes={host} Default=YES MaxTime=INFINITE State=UP\n"
