@@ -47,8 +47,9 @@ pub struct Config {
     pub max_boards: usize,
     /// How many searches run at once: live analyses and bots' turns together.
     pub max_searches: usize,
-    /// The address the server is reached at besides the loopback's names (`--host`): a
-    /// request naming another host is refused ([`guard`]).
+    /// The address the server is reached at besides the loopback's names (`--host`; with a
+    /// wildcard, whichever address a connection reached): a request naming another host is
+    /// refused ([`guard`]).
     pub host: IpAddr,
 }
 
@@ -74,9 +75,10 @@ pub struct App {
     guard: Arc<Guard>,
 }
 
-/// Serves the board on `listener` (answering the names of [`Config::host`] and the loopback at
-/// the listener's port) until `shutdown` completes, then waits for bots still thinking (a few
-/// seconds at most) and ends every bot and analysis.
+/// Serves the board on `listener` (answering, at the listener's port, the address a connection
+/// reached where it is [`Config::host`], and the loopback's names over the loopback) until
+/// `shutdown` completes, then waits for bots still thinking (a few seconds at most) and ends
+/// every bot and analysis.
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
@@ -90,7 +92,8 @@ pub async fn serve(
         guard: Arc::new(Guard::new(config.host, port)),
     };
     let boards = app.boards.clone();
-    let served = axum::serve(listener, routes::router(app))
+    let service = routes::router(app).into_make_service_with_connect_info::<guard::Reached>();
+    let served = axum::serve(listener, service)
         .with_graceful_shutdown(shutdown)
         .await;
     let wait = opponent::Clock::RANGE.1 + 2000;

@@ -2,7 +2,7 @@
 //! address; Ctrl-C (or SIGTERM) stops it, ending every bot it started.
 
 use clap::Parser;
-use std::net::{IpAddr, SocketAddr};
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 use twixt_board::opponent::Kind;
 use twixt_board::{serve, Config, DEFAULT_PORT};
@@ -16,8 +16,8 @@ struct Args {
     #[arg(long, default_value_t = DEFAULT_PORT)]
     port: u16,
     /// The address to listen on: the loopback unless told otherwise (another address lets
-    /// other machines start bots and searches here). Requests must name it, or a loopback
-    /// name, as their host.
+    /// other machines start bots and searches here). Requests must name it (with 0.0.0.0 or
+    /// ::, the address they reached), or over the loopback a loopback name, as their host.
     #[arg(long, default_value = "127.0.0.1")]
     host: IpAddr,
     /// The bot to play: a command that speaks the CodinGame protocol (default: the engine in
@@ -48,7 +48,11 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let local = listener.local_addr().unwrap_or(addr);
+    let mut local = listener.local_addr().unwrap_or(addr);
+    if local.ip().is_unspecified() {
+        // Not an address to open: the loopback's is one a wildcard answers to here.
+        local.set_ip(Ipv4Addr::LOCALHOST.into());
+    }
     if !args.host.is_loopback() {
         eprintln!("twixt-board: warning: listening on {}, not the loopback: anyone who can reach it can use it", args.host);
     }

@@ -1,14 +1,15 @@
 //! The bot the person plays: by default the engine itself, run in this process exactly as
-//! `twixt-bot` runs (its opening table, its swap, its clock), fed turn inputs on a thread;
-//! with `--bot CMD`, any command that speaks the protocol, through the referee's process
-//! handling. Either way an answer is awaited with a deadline: a bot that hangs, crashes or
-//! answers nonsense is a fault with its reason, never a hung page.
+//! `twixt-bot` runs (its opening table, its swap, its clock), told its clock and its side, fed
+//! turn inputs on a thread; with `--bot CMD`, any command that speaks the protocol, through the
+//! referee's process handling. Either way an answer is awaited with a deadline: a bot that
+//! hangs, crashes or answers nonsense is a fault with its reason, never a hung page.
 
 use std::io::{BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
 use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
+use twixt::cell::Player;
 use twixt::position::Move;
 use twixt_referee::clocks::{Clocks, LATE_GRACE};
 use twixt_referee::game::judge_reply;
@@ -64,11 +65,15 @@ impl Clock {
         Duration::from_millis(self.clocks().allowed_ms(first_turn))
     }
 
-    /// The engine's options for this clock: its own defaults under CodinGame's, else a sixth
-    /// of the time kept as margin, 50 ms at least (as the defaults keep under 300 ms).
+    /// The engine's options for this clock: told the clock, which its stall guard keeps to
+    /// ([`twixt::bot::reserve`]); its own think times under CodinGame's, else a sixth of the
+    /// time kept as margin, 50 ms at least (as the defaults keep under 300 ms).
     fn engine_options(self) -> Options {
+        let clocks = self.clocks();
         let mut opts = Options {
             quiet: true,
+            clock_ms: clocks.allowed_ms(false),
+            first_clock_ms: clocks.allowed_ms(true),
             ..Options::default()
         };
         if let Clock::Ms(ms) = self {
@@ -98,10 +103,13 @@ enum Running {
 }
 
 impl Opponent {
-    /// Starts the bot; an error says why it could not be started.
-    pub fn start(kind: &Kind, clock: Clock) -> Result<Opponent, String> {
+    /// Starts the bot to play `side`; an error says why it could not be started.
+    pub fn start(kind: &Kind, clock: Clock, side: Player) -> Result<Opponent, String> {
         let bot = match kind {
-            Kind::Engine => Running::Engine(EngineThread::start(clock.engine_options())),
+            Kind::Engine => Running::Engine(EngineThread::start(Bot::joining(
+                clock.engine_options(),
+                side,
+            ))),
             Kind::Command(cmd) => Running::Process(
                 BotProcess::spawn(cmd, None).map_err(|e| format!("cannot start the bot: {e:#}"))?,
             ),
@@ -118,18 +126,45 @@ impl Opponent {
         self.answered
     }
 
+    /// Whether the bot, to join a game under way, must first be sent its first turn of the
+    /// game: a command learns its side only from the turns it reads (the engine is told it).
+    pub fn needs_first_turn(&self) -> bool {
+        matches!(self.bot, Running::Process(_)) && self.answered == 0
+    }
+
+    /// Sends the bot its first turn of the game, which it missed, for it to learn its side.
+    /// Its answer is not played: only that it came in time counts, as the next answer must not
+    /// be a late one. An error says why the bot cannot join.
+    pub fn send_first_turn(&mut self, input: String) -> Result<(), String> {
+        let clock = self.clock.allowed(true);
+        let reply = self.reply(input, clock);
+        let (_, detail) = match judge_reply(reply, clock) {
+            Ok(_) => return Ok(()),
+            Err(failed) => failed,
+        };
+        Err(format!(
+            "the bot cannot join the game: sent its first turn of the game (to learn its side), \
+             it {detail}"
+        ))
+    }
+
     /// Sends one turn input and waits for the answer under the clock (the first turn's for
     /// the bot's first answer); the move is parsed, not yet judged by the rules.
     pub fn ask(&mut self, input: String) -> Result<Answered, Failed> {
         let clock = self.clock.allowed(self.answered == 0);
-        let reply = match &mut self.bot {
-            Running::Engine(e) => e.ask(input, clock + LATE_GRACE),
-            Running::Process(p) => p.ask(input, clock, LATE_GRACE),
-        };
-        self.answered += 1;
+        let reply = self.reply(input, clock);
         let (answer, ms) = judge_reply(reply, clock)?;
         let mv = answer.to_move().map_err(|why| (Reason::Illegal, why))?;
         Ok((mv, ms, answer.message))
+    }
+
+    /// The bot's reply to `input`, awaited `clock` and the grace after it.
+    fn reply(&mut self, input: String, clock: Duration) -> Reply {
+        self.answered += 1;
+        match &mut self.bot {
+            Running::Engine(e) => e.ask(input, clock + LATE_GRACE),
+            Running::Process(p) => p.ask(input, clock, LATE_GRACE),
+        }
     }
 }
 
@@ -141,7 +176,7 @@ struct EngineThread {
 }
 
 impl EngineThread {
-    fn start(opts: Options) -> EngineThread {
+    fn start(mut bot: Bot) -> EngineThread {
         let (input, turns) = mpsc::channel::<String>();
         let (out, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -154,7 +189,7 @@ impl EngineThread {
                 out,
                 line: Vec::new(),
             };
-            Bot::new(opts).run(reader, &mut writer, &mut std::io::sink());
+            bot.run(reader, &mut writer, &mut std::io::sink());
         });
         EngineThread { input, lines }
     }
@@ -229,11 +264,17 @@ impl Write for LineWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use twixt::bot::reserve::latest_answer;
     use twixt_reference::{turn_input, RefGame};
+
+    fn ms(n: u64) -> Duration {
+        Duration::from_millis(n)
+    }
 
     #[test]
     fn the_engine_answers_legal_moves_under_a_set_clock_and_knows_its_side_after_a_swap() {
-        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200)).unwrap();
+        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::Zero).unwrap();
+        assert!(!bot.needs_first_turn(), "the engine is told its side");
         let mut game = RefGame::new();
         game.play("C5".parse().unwrap()).unwrap();
         game.play(Move::Swap).unwrap();
@@ -250,20 +291,61 @@ mod tests {
 
     #[test]
     fn a_silent_or_dead_command_is_a_fault_in_time() {
-        let mut silent = Opponent::start(&Kind::Command("sleep 5".into()), Clock::Ms(200)).unwrap();
+        let mut silent = Opponent::start(
+            &Kind::Command("sleep 5".into()),
+            Clock::Ms(200),
+            Player::One,
+        )
+        .unwrap();
+        assert!(
+            silent.needs_first_turn(),
+            "a command learns its side from its turns"
+        );
         let start = Instant::now();
         let (reason, detail) = silent.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Timeout);
         assert_eq!(detail, "gave no answer within 200 ms");
         assert!(start.elapsed() < Duration::from_secs(2));
-        let mut dead = Opponent::start(&Kind::Command("true".into()), Clock::CodinGame).unwrap();
+        let mut dead =
+            Opponent::start(&Kind::Command("true".into()), Clock::CodinGame, Player::One).unwrap();
         let (reason, _) = dead.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Crash);
-        let mut chatty =
-            Opponent::start(&Kind::Command("echo hello".into()), Clock::CodinGame).unwrap();
+        let mut chatty = Opponent::start(
+            &Kind::Command("echo hello".into()),
+            Clock::CodinGame,
+            Player::One,
+        )
+        .unwrap();
         let (reason, detail) = chatty.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Illegal);
         assert!(detail.contains("hello"), "{detail}");
-        assert!(Opponent::start(&Kind::Command("/no/such/bot".into()), Clock::CodinGame).is_err());
+        let nowhere = Kind::Command("/no/such/bot".into());
+        assert!(Opponent::start(&nowhere, Clock::CodinGame, Player::One).is_err());
+    }
+
+    #[test]
+    fn the_engine_is_told_the_clock_it_plays_at() {
+        let codingame = Clock::CodinGame.engine_options();
+        let quiet = Options {
+            quiet: true,
+            ..Options::default()
+        };
+        assert_eq!(codingame, quiet, "its own defaults are CodinGame's");
+        for ms in [Clock::RANGE.0, 250, 1000, Clock::RANGE.1] {
+            let opts = Clock::Ms(ms).engine_options();
+            assert_eq!((opts.clock_ms, opts.first_clock_ms), (ms, ms));
+            assert!(opts.think_ms < ms && opts.first_think_ms < ms, "{opts:?}");
+        }
+        for clock in [Clock::CodinGame, Clock::Ms(Clock::RANGE.0)] {
+            let opts = clock.engine_options();
+            // A stalled search answers within its guard: inside the time allowed.
+            for (think, clock_ms, first) in [
+                (opts.first_think_ms, opts.first_clock_ms, true),
+                (opts.think_ms, opts.clock_ms, false),
+            ] {
+                let guard = latest_answer(ms(think), ms(clock_ms));
+                assert!(guard < clock.allowed(first), "{clock:?}: {guard:?}");
+            }
+        }
     }
 }

@@ -1,17 +1,17 @@
 //! The page: one HTML document with its style sheet and script served beside it from the
 //! binary. The board is the picture module's (the report's viewer draws the same), pegs and
 //! marks are placed by the script with the same geometry. A content security policy keeps the
-//! page to this server: it fetches nothing from outside.
+//! page to this server: it fetches nothing from outside, and no other page may frame it.
 
-use axum::http::header;
-use axum::response::{Html, IntoResponse};
+use axum::http::{header, HeaderValue};
+use axum::response::{Html, IntoResponse, Response};
 
 const HTML: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/board.js");
 const STYLE: &str = include_str!("../static/board.css");
 
-/// Only this server: scripts, styles, requests and images.
-const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'";
+/// Only this server: scripts, styles, requests and images; and no page may frame it.
+const POLICY: &str = "default-src 'self'; img-src 'self' data:; object-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /// The page, with the board and its geometry filled in.
 pub fn html() -> String {
@@ -27,7 +27,19 @@ pub fn html() -> String {
 
 /// `GET /`.
 pub async fn index() -> impl IntoResponse {
-    ([(header::CONTENT_SECURITY_POLICY, POLICY)], Html(html()))
+    Html(html())
+}
+
+/// Every answer (the page, its files, the API's, the refusals) with the policy and
+/// `X-Frame-Options: DENY` (for browsers before `frame-ancestors`): another site's page may
+/// not show the board in a frame, where the person's clicks would carry the board's own Host
+/// and Origin past the [`crate::guard`].
+pub async fn unframed(mut response: Response) -> Response {
+    let headers = response.headers_mut();
+    let policy = HeaderValue::from_static(POLICY);
+    headers.insert(header::CONTENT_SECURITY_POLICY, policy);
+    headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
+    response
 }
 
 /// `GET /board.js`.

@@ -33,7 +33,7 @@ pub const ANALYSIS_MS: (u64, u64, u64) = (100, 30_000, 120_000);
 
 type Answer = Result<Json<View>, ApiError>;
 
-/// The routes, behind the [`guard`].
+/// The routes, behind the [`guard`]; no answer may be framed ([`page::unframed`]).
 pub fn router(app: App) -> Router {
     let board = "/api/boards/{id}";
     Router::new()
@@ -65,6 +65,7 @@ pub fn router(app: App) -> Router {
             app.guard.clone(),
             guard::check,
         ))
+        .layer(middleware::map_response(page::unframed))
         .with_state(app)
 }
 

@@ -12,7 +12,7 @@ use crate::editor::Arrangement;
 use crate::game::{Fault, Game, Played, Players};
 use crate::library::{LeftOut, Library, Summary};
 use crate::live::{Analysis, AnalysisView, Job};
-use crate::opponent::{Clock, Kind, Opponent};
+use crate::opponent::{Answered, Clock, Failed, Kind, Opponent};
 use crate::slots::{Slot, Slots};
 use crate::ApiError;
 use serde::Serialize;
@@ -43,6 +43,16 @@ pub struct Tab {
     version: u64,
     /// When a request last touched it.
     pub touched: Instant,
+}
+
+/// What came of a bot's turn.
+enum BotTurn {
+    /// Its answer, not yet judged by the rules.
+    Answered(Answered),
+    /// Its fault: late, crashed, or not a move.
+    Failed(Failed),
+    /// It could not join the game under way: why.
+    NotJoined(String),
 }
 
 /// A move of the list as the page shows it.
@@ -300,7 +310,7 @@ impl Tab {
         }
         let mut opponent = match self.opponent.take() {
             Some(o) => o,
-            None => match Opponent::start(&self.kind, self.clock) {
+            None => match Opponent::start(&self.kind, self.clock, seat.other()) {
                 Ok(o) => o,
                 Err(why) => {
                     self.bot_note = Some(why);
@@ -308,10 +318,11 @@ impl Tab {
                 }
             },
         };
-        // A bot started mid-game first reads its first turn of the game, as it did then:
-        // it learns its side from it (after a swap, counting pegs would mislead it).
+        // A command started mid-game first reads its first turn of the game, as it did then:
+        // it learns its side from it (after a swap, counting pegs would mislead it). The
+        // engine is told its side.
         let first_ply = seat.other().index();
-        let prime = (opponent.answered() == 0 && self.game.ply() > first_ply)
+        let first = (opponent.needs_first_turn() && self.game.ply() > first_ply)
             .then(|| self.game.turn_input_at(first_ply));
         let input = self.game.turn_input();
         self.retire_analysis();
@@ -320,42 +331,50 @@ impl Tab {
         self.bot_note = None;
         let me = me.clone();
         std::thread::spawn(move || {
-            let answer = match prime {
-                Some(first) => opponent.ask(first).and_then(|_| opponent.ask(input)),
-                None => opponent.ask(input),
+            let turn = match first.map_or(Ok(()), |f| opponent.send_first_turn(f)) {
+                Err(note) => BotTurn::NotJoined(note),
+                Ok(()) => match opponent.ask(input) {
+                    Ok(answer) => BotTurn::Answered(answer),
+                    Err(fault) => BotTurn::Failed(fault),
+                },
             };
             // Free before the tab says the bot is done: a request that follows finds it.
             drop(slot);
             let mut board = me.lock().unwrap_or_else(|e| e.into_inner());
             board.thinking = false;
-            if board.version != version {
-                return;
+            if board.version == version {
+                board.take_turn(seat.other(), opponent, turn);
             }
-            let loser = seat.other();
-            match answer {
-                Ok((mv, ms, msg)) => {
-                    let played = Played {
-                        mv,
-                        ms: Some(ms),
-                        msg,
-                    };
-                    match board.game.play(played) {
-                        Ok(()) => board.opponent = Some(opponent),
-                        Err(why) => board.game.end_by(Fault {
-                            loser,
-                            reason: Reason::Illegal,
-                            detail: format!("played an illegal move: {why}"),
-                        }),
-                    }
-                }
-                Err((reason, detail)) => board.game.end_by(Fault {
-                    loser,
-                    reason,
-                    detail,
-                }),
-            }
-            board.changed();
         });
+    }
+
+    /// Plays the answer of the bot (`bot`'s side), or ends the game by its fault. A bot that
+    /// could not join the game leaves it as it was: the note says why, and the bot is dropped.
+    fn take_turn(&mut self, bot: Player, opponent: Opponent, turn: BotTurn) {
+        let fault = |reason, detail| Fault {
+            loser: bot,
+            reason,
+            detail,
+        };
+        match turn {
+            BotTurn::NotJoined(note) => self.bot_note = Some(note),
+            BotTurn::Answered((mv, ms, msg)) => {
+                let played = Played {
+                    mv,
+                    ms: Some(ms),
+                    msg,
+                };
+                match self.game.play(played) {
+                    Ok(()) => self.opponent = Some(opponent),
+                    Err(why) => self.game.end_by(fault(
+                        Reason::Illegal,
+                        format!("played an illegal move: {why}"),
+                    )),
+                }
+            }
+            BotTurn::Failed((reason, detail)) => self.game.end_by(fault(reason, detail)),
+        }
+        self.changed();
     }
 
     /// Sets a position up from `placed` pegs (in order) with `to_move` to move.

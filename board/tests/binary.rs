@@ -3,44 +3,13 @@
 //! allows is refused with the first bad lines named and the rest counted, the server's resident
 //! memory stays near what it was, and the board plays on.
 
+mod common;
+
+use common::binary::start;
 use serde_json::{json, Value};
-use std::io::{BufRead, BufReader};
-use std::process::{Child, ChildStdout, Command, Stdio};
 use std::time::{Duration, Instant};
 use twixt_board::library::NAMED;
 use twixt_board::routes::UPLOAD_LIMIT;
-
-/// The server process, killed when dropped; its output is kept open while it runs.
-struct Running {
-    child: Child,
-    _out: BufReader<ChildStdout>,
-}
-
-impl Drop for Running {
-    fn drop(&mut self) {
-        let _ = self.child.kill();
-        let _ = self.child.wait();
-    }
-}
-
-/// Starts the binary on 127.0.0.2 at a free port; it and its address, from its first line
-/// (`twixt-board: open http://127.0.0.2:PORT/ (...)`).
-fn start() -> (Running, String) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_twixt-board"))
-        .args(["--port", "0", "--host", "127.0.0.2"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .expect("twixt-board starts");
-    let mut out = BufReader::new(child.stdout.take().unwrap());
-    let mut line = String::new();
-    out.read_line(&mut line).unwrap();
-    let address = line.split_whitespace().find(|w| w.starts_with("http://"));
-    let base = address
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .trim_end_matches('/')
-        .to_string();
-    (Running { child, _out: out }, base)
-}
 
 /// A line of /proc/PID/status, in kB (`VmRSS`: resident now; `VmHWM`: the most so far).
 fn memory_kb(pid: u32, field: &str) -> u64 {
@@ -74,7 +43,7 @@ async fn call(
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_upload_of_junk_at_the_limit_costs_little_memory_and_the_board_plays_on() {
-    let (server, base) = start();
+    let (server, base) = start(&["--port", "0", "--host", "127.0.0.2"]);
     let pid = server.child.id();
     let c = reqwest::Client::builder().no_proxy().build().unwrap();
     let page = c.get(format!("{base}/")).send().await.unwrap();

@@ -1,100 +1,28 @@
-//! The board in a real browser: Debian's Chromium driven through WebDriver (`chromedriver`,
-//! with the fantoccini client). The test clicks holes and buttons and presses keys as a person
-//! would, and reads what the page drew: the bot's answers on the board, the links, the
-//! analysis's heat map and expected line updating live, a recorded game opened from a file
-//! and stepped through with the arrow keys, and a game opened from a report's link.
-//!
-//! Chromium is `$CHROMIUM` or `chromium` (or `chromium-browser`, `google-chrome`) on the PATH,
-//! the driver `$CHROMEDRIVER` or `chromedriver`; `.ci/run` installs both. Without them the test
-//! says so loudly and passes on a developer's machine, but fails in CI (`CI=true`).
+//! The board in a real browser: Debian's Chromium driven through WebDriver ([`chrome`]; without
+//! it these tests pass loudly on a developer's machine but fail in CI). The first test clicks
+//! holes and buttons and presses keys as a person would, and reads what the page drew: the
+//! bot's answers on the board, the links, the analysis's heat map and expected line updating
+//! live, a recorded game opened from a file and stepped through with the arrow keys, and a game
+//! opened from a report's link. The second opens another site's page that frames the board.
 //!
 //! With `TWIXT_BOARD_SCREENSHOT=OUT.png` it also saves a picture of a game in analysis (how
 //! `docs/board.png` was made): `TWIXT_BOARD_SCREENSHOT_MOVES` (`E5,F7,...`) and
 //! `TWIXT_BOARD_SCREENSHOT_PLY` choose the game and the move.
 
+mod chrome;
 mod common;
 
 use common::Server;
 use fantoccini::actions::{InputSource, KeyAction, KeyActions};
 use fantoccini::key::Key;
-use fantoccini::{Client, ClientBuilder, Locator};
+use fantoccini::{Client, Locator};
 use serde_json::{json, Value};
-use std::path::PathBuf;
-use std::process::{Child, Command, Stdio};
+use std::io::{Read, Write};
 use std::time::{Duration, Instant};
 use twixt::cell::Player;
 use twixt::position::Move;
 use twixt_board::Config;
 use twixt_reference::{turn_input, RefGame};
-
-/// The first of `names` on the PATH, or the file `var` names.
-fn program(var: &str, names: &[&str]) -> Option<PathBuf> {
-    if let Some(path) = std::env::var_os(var) {
-        return Some(PathBuf::from(path)).filter(|p| p.is_file());
-    }
-    let path = std::env::var_os("PATH")?;
-    std::env::split_paths(&path)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
-}
-
-/// The driver process, killed when dropped.
-struct Driver(Child);
-
-impl Drop for Driver {
-    fn drop(&mut self) {
-        let _ = self.0.kill();
-        let _ = self.0.wait();
-    }
-}
-
-/// Starts chromedriver on a free port; its address once it listens.
-fn start_driver(path: &PathBuf) -> (Driver, String) {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = Command::new(path)
-        .arg(format!("--port={port}"))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("chromedriver starts");
-    let until = Instant::now() + Duration::from_secs(20);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            Instant::now() < until,
-            "chromedriver does not listen on port {port}"
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    (Driver(child), format!("http://127.0.0.1:{port}"))
-}
-
-/// A headless Chromium session, started as root on a closed network needs it.
-async fn browser(chromium: &std::path::Path, driver: &str, profile: &std::path::Path) -> Client {
-    let args = [
-        "--headless",
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--hide-scrollbars",
-        "--window-size=1320,1000",
-    ]
-    .iter()
-    .map(|a| a.to_string())
-    .chain([format!("--user-data-dir={}", profile.display())])
-    .collect::<Vec<_>>();
-    let caps = json!({ "goog:chromeOptions": { "binary": chromium, "args": args } });
-    let mut builder = ClientBuilder::new(hyper_util::client::legacy::connect::HttpConnector::new());
-    builder.capabilities(caps.as_object().unwrap().clone());
-    builder.connect(driver).await.expect("a WebDriver session")
-}
 
 /// The value of the JavaScript expression `js` in the page.
 async fn eval(c: &Client, js: &str) -> Value {
@@ -201,26 +129,14 @@ fn moves(text: &str) -> Vec<Move> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_person_plays_analyses_and_steps_through_a_recorded_game_in_chromium() {
-    let (Some(chromium), Some(chromedriver)) = (
-        program(
-            "CHROMIUM",
-            &["chromium", "chromium-browser", "google-chrome"],
-        ),
-        program("CHROMEDRIVER", &["chromedriver"]),
-    ) else {
-        let banner = "#".repeat(78);
-        eprintln!("{banner}\n# BROWSER TEST NOT RUN: chromium and chromedriver are needed\n# (apt-get install chromium chromium-driver)\n{banner}");
-        assert!(
-            std::env::var("CI").as_deref() != Ok("true"),
-            "CI=true: the browser test must run"
-        );
+    let Some((chromium, chromedriver)) = chrome::tools() else {
         return;
     };
     let server = Server::start(Config::default()).await;
-    let (_driver, driver_url) = start_driver(&chromedriver);
+    let (_driver, driver_url) = chrome::start_driver(&chromedriver);
     let scratch = std::env::temp_dir().join(format!("twixt-board-browser-{}", std::process::id()));
     std::fs::create_dir_all(&scratch).unwrap();
-    let c = browser(&chromium, &driver_url, &scratch.join("profile")).await;
+    let c = chrome::browser(&chromium, &driver_url, &scratch.join("profile")).await;
     walk(&c, &server.base, &scratch).await;
     if let Ok(out) = std::env::var("TWIXT_BOARD_SCREENSHOT") {
         screenshot(&c, &server.base, &out).await;
@@ -228,6 +144,69 @@ async fn a_person_plays_analyses_and_steps_through_a_recorded_game_in_chromium()
     c.close().await.unwrap();
     server.stop().await;
     std::fs::remove_dir_all(&scratch).unwrap();
+}
+
+/// Serves `page` on a free loopback port of its own (another site's, to the browser), to
+/// every request, from a thread that lasts as long as the test; its address.
+fn another_site(page: String) -> String {
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let address = format!("http://{}/", listener.local_addr().unwrap());
+    std::thread::spawn(move || {
+        for mut stream in listener.incoming().flatten() {
+            let mut head = Vec::new();
+            let mut byte = [0u8];
+            while !head.ends_with(b"\r\n\r\n") && stream.read(&mut byte).unwrap_or(0) == 1 {
+                head.push(byte[0]);
+            }
+            let answer = format!(
+                "HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {}\r\n\
+                 Connection: close\r\n\r\n{page}",
+                page.len()
+            );
+            let _ = stream.write_all(answer.as_bytes());
+        }
+    });
+    address
+}
+
+/// A page of another site (another loopback port) that frames the real binary's board shows
+/// nothing of it: the page itself loads, its frame holds no part of the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn another_sites_page_cannot_show_the_board_in_a_frame() {
+    let Some((chromium, chromedriver)) = chrome::tools() else {
+        return;
+    };
+    let (_server, base) = common::binary::start(&["--port", "0"]);
+    let elsewhere = another_site(format!(
+        "<!doctype html><title>elsewhere</title><p id=\"outer\">another site</p>\
+         <iframe src=\"{base}/\" onload=\"window.framed = true\"></iframe>"
+    ));
+    let (_driver, driver_url) = chrome::start_driver(&chromedriver);
+    let scratch = std::env::temp_dir().join(format!("twixt-board-frame-{}", std::process::id()));
+    let c = chrome::browser(&chromium, &driver_url, &scratch.join("profile")).await;
+    c.goto(&elsewhere).await.unwrap();
+    let end = Instant::now() + Duration::from_secs(20);
+    while eval(&c, "window.framed === true").await != Value::Bool(true) {
+        assert!(Instant::now() < end, "the frame never loaded");
+        tokio::time::sleep(Duration::from_millis(40)).await;
+    }
+    let outer = eval(&c, "document.getElementById('outer').textContent").await;
+    assert_eq!(outer, "another site", "the page itself loaded");
+    c.enter_frame(0).await.unwrap();
+    let inside = eval(&c, "document.documentElement.outerHTML").await;
+    let inside = inside.as_str().unwrap_or_default().to_string();
+    assert_eq!(
+        count(&c, ".hole").await,
+        0,
+        "the board shows in the frame: {inside:.300}"
+    );
+    assert_eq!(
+        count(&c, "#board, script[src='/board.js']").await,
+        0,
+        "{inside:.300}"
+    );
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
 }
 
 async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {

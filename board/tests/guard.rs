@@ -1,10 +1,13 @@
 //! The guard through real HTTP on the loopback: requests written by hand with another site's
 //! host or origin, or a body that is not JSON, are refused with the reason; the page's own
-//! requests, and requests from no page (curl), pass; `--host` adds an address, only when given.
+//! requests, and requests from no page (curl), pass; `--host` adds an address, only when given;
+//! with a wildcard `--host` the real binary answers only the address a connection reached; no
+//! answer may be shown in another page's frame.
 
 mod common;
 
-use common::{by_hand, client, new_board, send, Server};
+use common::binary::{port, start};
+use common::{by_hand, client, new_board, raw, send, Server};
 use serde_json::Value;
 use twixt_board::Config;
 
@@ -159,4 +162,81 @@ async fn another_host_address_is_answered_only_when_given() {
         "{why}"
     );
     server.stop().await;
+}
+
+/// With a wildcard `--host` the real binary answers, as its host, the address a connection
+/// reached (and the loopback's names over the loopback), not any address written in digits;
+/// and a page of another address at the same port may not change the board.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn with_a_wildcard_host_only_the_address_reached_is_the_boards() {
+    let (_server, base) = start(&["--port", "0", "--host", "0.0.0.0"]);
+    let port = port(&base);
+    assert_eq!(
+        base,
+        format!("http://127.0.0.1:{port}"),
+        "an address to open"
+    );
+    let reached = format!("http://127.0.0.2:{port}");
+    let get = |host: &str| format!("GET / HTTP/1.1\r\nHost: {host}");
+    for host in [format!("127.0.0.2:{port}"), format!("localhost:{port}")] {
+        let (status, answer) = by_hand(&reached, &get(&host), "").await;
+        assert_eq!(status, 200, "{host}: {answer:.300}");
+    }
+    for host in [format!("127.0.0.3:{port}"), format!("10.1.2.3:{port}")] {
+        let (status, answer) = by_hand(&reached, &get(&host), "").await;
+        assert_eq!(status, 403, "{host}: {answer}");
+        let why = format!("is not this board's address: open it at {reached}/");
+        assert!(answer.contains(&why), "{answer}");
+    }
+    let post = |origin: &str| {
+        format!("POST /api/boards HTTP/1.1\r\nHost: 127.0.0.2:{port}\r\nOrigin: {origin}")
+    };
+    for origin in [
+        format!("http://127.0.0.3:{port}"),
+        format!("http://10.1.2.3:{port}"),
+    ] {
+        let (status, answer) = by_hand(&reached, &post(&origin), "").await;
+        assert_eq!(status, 403, "{origin}: {answer}");
+        assert!(answer.contains("a page of another site"), "{answer}");
+    }
+    let (status, answer) = by_hand(&reached, &post(&format!("http://127.0.0.2:{port}")), "").await;
+    assert_eq!(status, 201, "{answer}");
+}
+
+/// The lines of an answer's head, lower-cased.
+fn head_lines(answer: &str) -> Vec<String> {
+    let head = answer.split("\r\n\r\n").next().unwrap_or("");
+    head.lines().map(str::to_ascii_lowercase).collect()
+}
+
+/// Every answer of the real binary forbids frames, the refusals' too: the page's policy says
+/// `frame-ancestors 'none'`, and `X-Frame-Options` says `DENY`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn no_answer_may_be_shown_in_a_frame() {
+    let (_server, base) = start(&["--port", "0"]);
+    let me = base.trim_start_matches("http://");
+    let requests = [
+        (format!("GET / HTTP/1.1\r\nHost: {me}"), "200"),
+        (format!("GET /board.js HTTP/1.1\r\nHost: {me}"), "200"),
+        (format!("POST /api/boards HTTP/1.1\r\nHost: {me}"), "201"),
+        (format!("GET /nowhere HTTP/1.1\r\nHost: {me}"), "404"),
+        ("GET / HTTP/1.1\r\nHost: evil.example".to_string(), "403"),
+    ];
+    for (head, status) in &requests {
+        let request = format!("{head}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n");
+        let answer = raw(&base, request.into_bytes()).await;
+        let lines = head_lines(&answer);
+        assert!(lines[0].contains(status), "{head}: {}", lines[0]);
+        assert!(
+            lines.contains(&"x-frame-options: deny".to_string()),
+            "{head}: {lines:?}"
+        );
+        let policy = lines
+            .iter()
+            .find(|l| l.starts_with("content-security-policy:"));
+        assert!(
+            policy.is_some_and(|p| p.contains("frame-ancestors 'none'")),
+            "{head}: {lines:?}"
+        );
+    }
 }

@@ -127,6 +127,17 @@ impl Bot {
         }
     }
 
+    /// A bot that joins a game under way as `side` (the board's engine, asked to move where a
+    /// person played so far): the position alone does not always tell the side, since counting
+    /// pegs misleads after a swap, and a turn answered only to learn it would leave that
+    /// answer behind as the bot's last peg and tree.
+    pub fn joining(opts: Options, side: Player) -> Bot {
+        Bot {
+            side: Some(side),
+            ..Bot::new(opts)
+        }
+    }
+
     /// Plays turns until the input ends (status 0) or is unusable (status 2).
     pub fn run<R: BufRead, W: Write, E: Write>(
         &mut self,
@@ -559,6 +570,31 @@ mod tests {
         assert_eq!(code, 0);
         assert!(out.starts_with("SWAP"), "{out}");
         assert!(reused_on_turn(&log, 2) > 0, "{log}");
+    }
+
+    #[test]
+    fn a_bot_joining_a_game_under_way_plays_the_side_it_is_told() {
+        // E7 SWAP D4: player 1 (G5 after the swap) to move, with as many pegs as player 0 and
+        // none on a border, so the position alone says player 0.
+        let input = "D4\n1\nG5\n0\n1\nD4\n0\n";
+        let opts = Options {
+            playouts: Some(200),
+            seed: Some(1),
+            ..Options::default()
+        };
+        let mut guessing = Bot::new(opts.clone());
+        guessing.run(input.as_bytes(), &mut Vec::new(), &mut Vec::new());
+        assert_eq!(guessing.side, Some(Player::Zero));
+        let mut joined = Bot::joining(opts, Player::One);
+        let mut out = Vec::new();
+        assert_eq!(joined.run(input.as_bytes(), &mut out, &mut Vec::new()), 0);
+        let out = String::from_utf8(out).unwrap();
+        let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
+        let pos = Position::after("E7 SWAP D4").unwrap();
+        assert!(pos.legal_moves().contains(&mv), "{out}");
+        // One turn answered, this one: its last peg is that answer's.
+        assert_eq!(joined.side, Some(Player::One));
+        assert_eq!((joined.turns, joined.last_peg), (1, mv.peg()));
     }
 
     #[test]

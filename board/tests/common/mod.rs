@@ -1,6 +1,8 @@
 //! A board server on a free loopback port, for the tests, and a small client for its API.
 #![allow(dead_code)]
 
+pub mod binary;
+
 use serde_json::Value;
 use std::io::{Read, Write};
 use std::time::{Duration, Instant};
