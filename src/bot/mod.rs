@@ -131,6 +131,7 @@ impl Bot {
     /// person played so far): the position alone does not always tell the side, since counting
     /// pegs misleads after a swap, and a turn answered only to learn it would leave that
     /// answer behind as the bot's last peg and tree.
+    #[cfg(not(codingame))]
     pub fn joining(opts: Options, side: Player) -> Bot {
         Bot {
             side: Some(side),
