@@ -9,7 +9,8 @@
 //! show it, and [`report`] makes pages to look at games in. [`matches`](mod@matches) runs a
 //! match from [`openings`], counting in [`tally`] and judging with [`stats`] and [`sprt`];
 //! [`shard`] merges the slices of a match played on many machines; [`tune`] runs SPSA over a
-//! bot's parameters; [`losses`] finds where a bot's lost games turned; [`brutaltester`] speaks
+//! bot's parameters; [`losses`] finds where a bot's lost games turned; [`table`] makes
+//! `docs/STRENGTH.md` from the index of matches and their records; [`brutaltester`] speaks
 //! cg-brutaltester's referee contract.
 
 pub mod brutaltester;
@@ -30,6 +31,7 @@ pub mod signals;
 pub mod sprt;
 pub mod stats;
 pub mod svg;
+pub mod table;
 pub mod tally;
 pub mod tune;
 pub mod turn;

@@ -3,7 +3,8 @@
 //!
 //! Exit codes: `game` 0 when a game was played (whatever its result); `match` 0 when all games
 //! were played without SPRT or when the SPRT accepted H1, 1 when it accepted H0, 3 when the games
-//! ran out first; 2 for the referee's own errors (bad arguments, a command that cannot start).
+//! ran out first; `table --check` 1 when the page differs; 2 for the referee's own errors (bad
+//! arguments, a command that cannot start).
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -23,6 +24,7 @@ use twixt_referee::report;
 use twixt_referee::shard;
 use twixt_referee::sprt::Sprt;
 use twixt_referee::svg::game_svg;
+use twixt_referee::table::{self, TableArgs};
 use twixt_referee::tune;
 
 #[derive(Parser)]
@@ -60,6 +62,9 @@ enum Command {
     /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
     #[command(long_about = tune::HELP)]
     Tune(TuneArgs),
+    /// Write docs/STRENGTH.md from the index of matches and their records (--check: exit 1
+    /// when it differs; --add RESULTS: add a match to the index first).
+    Table(TableArgs),
 }
 
 #[derive(Args)]
@@ -184,6 +189,7 @@ fn main() -> ExitCode {
             Command::Losses(l) => losses::run(&l),
             Command::Suite(s) => suite::run(&s),
             Command::Tune(t) => tune::run(&t.options, &t.engines),
+            Command::Table(t) => table::run(&t),
         }
     };
     match result {

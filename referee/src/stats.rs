@@ -129,7 +129,7 @@ impl Estimate {
         }
         let (score, variance) = mean_variance(&PAIR_SCORES, &p.frequencies());
         let sd_mean = (variance / pairs as f64).sqrt();
-        let (lo, hi) = (score - Z95 * sd_mean, score + Z95 * sd_mean);
+        let (lo, hi) = score_bounds(score, sd_mean);
         let nelo_of = |s: f64| nelo_from_score(s, variance);
         Some(Estimate {
             pairs,
@@ -142,6 +142,18 @@ impl Estimate {
             los: los(score, sd_mean),
         })
     }
+
+    /// The ends of the 95% interval in Elo: infinite where the score's interval reaches 0 or
+    /// 1, NaN where it passes them (a match won nearly pair for pair has no upper end).
+    pub fn elo_bounds(&self) -> (f64, f64) {
+        let (lo, hi) = score_bounds(self.score, (self.variance / self.pairs as f64).sqrt());
+        (score_to_elo(lo), score_to_elo(hi))
+    }
+}
+
+/// The 95% interval of a mean score with standard error `sd_mean`.
+fn score_bounds(score: f64, sd_mean: f64) -> (f64, f64) {
+    (score - Z95 * sd_mean, score + Z95 * sd_mean)
 }
 
 /// nElo of a score, given the variance of one pair's score; 0 when there is no spread at all
@@ -224,8 +236,11 @@ mod tests {
         assert!(close(e.elo, 338.04, 0.01), "{}", e.elo);
         assert!(close(e.nelo, 737.03, 0.01), "{}", e.nelo);
         assert!(close(e.los, 0.999989, 1e-6), "{}", e.los);
-        // The upper bound passes 1, so the Elo interval is unbounded.
+        // The upper bound passes 1, so the Elo interval is unbounded: only its low end is a
+        // number (s - 1.96 sd = 0.70176, 400 log10(0.70176 / 0.29824) = 148.66).
         assert_eq!(Fixed2(e.elo_error).to_string(), "nan");
+        let (lo, hi) = e.elo_bounds();
+        assert!(close(lo, 148.66, 0.01) && hi.is_nan(), "{lo} {hi}");
     }
 
     #[test]
