@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
 use twixt::cell::Player;
-use twixt::position::Move;
+use twixt::position::{last_pegs, Move};
 use twixt_referee::clocks::{Clocks, LATE_GRACE};
 use twixt_referee::game::judge_reply;
 use twixt_referee::process::{BotProcess, Reply};
@@ -65,7 +65,7 @@ impl Clock {
         Duration::from_millis(self.clocks().allowed_ms(first_turn))
     }
 
-    /// The engine's options for this clock: told the clock, which its stall guard keeps to
+    /// The engine's options for this clock: told the clock, whose hard deadline the search keeps to
     /// ([`twixt::bot::reserve`]); its own think times under CodinGame's, else a sixth of the
     /// time kept as margin, 50 ms at least (as the defaults keep under 300 ms).
     fn engine_options(self) -> Options {
@@ -95,6 +95,8 @@ pub struct Opponent {
     bot: Running,
     clock: Clock,
     answered: usize,
+    /// The game's moves up to its last answer, once it has answered.
+    line: Option<Vec<Move>>,
 }
 
 enum Running {
@@ -103,12 +105,22 @@ enum Running {
 }
 
 impl Opponent {
-    /// Starts the bot to play `side`; an error says why it could not be started.
-    pub fn start(kind: &Kind, clock: Clock, side: Player) -> Result<Opponent, String> {
+    /// Starts the bot to play `side` in a game whose moves so far are `moves`; an error says
+    /// why it could not be started.
+    pub fn start(
+        kind: &Kind,
+        clock: Clock,
+        side: Player,
+        moves: &[Move],
+    ) -> Result<Opponent, String> {
+        // The engine is told the last pegs as they were after its own last move: the
+        // opponent's last one comes with the turn, as in a game it played.
+        let own = last_pegs(&moves[..moves.len().saturating_sub(1)]);
         let bot = match kind {
             Kind::Engine => Running::Engine(EngineThread::start(Bot::joining(
                 clock.engine_options(),
                 side,
+                own,
             ))),
             Kind::Command(cmd) => Running::Process(
                 BotProcess::spawn(cmd, None).map_err(|e| format!("cannot start the bot: {e:#}"))?,
@@ -118,7 +130,22 @@ impl Opponent {
             bot,
             clock,
             answered: 0,
+            line: None,
         })
+    }
+
+    /// Whether the bot can answer after `moves`: it has not answered yet, or they are the line
+    /// of its last answer and one move more. A bot whose line was changed under it (a
+    /// take-back, a move at an earlier ply) would remember a last move that is not the game's.
+    pub fn follows(&self, moves: &[Move]) -> bool {
+        self.line.as_ref().map_or(true, |line| {
+            moves.len() == line.len() + 1 && moves.starts_with(line)
+        })
+    }
+
+    /// Records that its answer was played: `moves` are the game's, up to that answer.
+    pub fn played(&mut self, moves: Vec<Move>) {
+        self.line = Some(moves);
     }
 
     /// How many turns it has answered.
@@ -264,7 +291,7 @@ impl Write for LineWriter {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use twixt::bot::reserve::latest_answer;
+    use twixt::bot::reserve::hard_deadline;
     use twixt_reference::{turn_input, RefGame};
 
     fn ms(n: u64) -> Duration {
@@ -273,7 +300,7 @@ mod tests {
 
     #[test]
     fn the_engine_answers_legal_moves_under_a_set_clock_and_knows_its_side_after_a_swap() {
-        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::Zero).unwrap();
+        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::Zero, &[]).unwrap();
         assert!(!bot.needs_first_turn(), "the engine is told its side");
         let mut game = RefGame::new();
         game.play("C5".parse().unwrap()).unwrap();
@@ -290,11 +317,34 @@ mod tests {
     }
 
     #[test]
+    fn a_bot_follows_only_the_line_of_its_last_answer() {
+        let line = |text: &str| -> Vec<Move> {
+            text.split_whitespace()
+                .map(|m| m.parse().unwrap())
+                .collect()
+        };
+        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::One, &[]).unwrap();
+        assert!(
+            bot.follows(&line("E5")),
+            "a bot that has not answered joins anywhere"
+        );
+        bot.played(line("E5 F7"));
+        assert!(bot.follows(&line("E5 F7 D4")));
+        assert!(!bot.follows(&line("E5")), "its answer taken back");
+        assert!(!bot.follows(&line("C5 F7 D4")), "another line");
+        assert!(
+            !bot.follows(&line("E5 F7 D4 G8 C3")),
+            "moves it did not answer"
+        );
+    }
+
+    #[test]
     fn a_silent_or_dead_command_is_a_fault_in_time() {
         let mut silent = Opponent::start(
             &Kind::Command("sleep 5".into()),
             Clock::Ms(200),
             Player::One,
+            &[],
         )
         .unwrap();
         assert!(
@@ -306,21 +356,27 @@ mod tests {
         assert_eq!(reason, Reason::Timeout);
         assert_eq!(detail, "gave no answer within 200 ms");
         assert!(start.elapsed() < Duration::from_secs(2));
-        let mut dead =
-            Opponent::start(&Kind::Command("true".into()), Clock::CodinGame, Player::One).unwrap();
+        let mut dead = Opponent::start(
+            &Kind::Command("true".into()),
+            Clock::CodinGame,
+            Player::One,
+            &[],
+        )
+        .unwrap();
         let (reason, _) = dead.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Crash);
         let mut chatty = Opponent::start(
             &Kind::Command("echo hello".into()),
             Clock::CodinGame,
             Player::One,
+            &[],
         )
         .unwrap();
         let (reason, detail) = chatty.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Illegal);
         assert!(detail.contains("hello"), "{detail}");
         let nowhere = Kind::Command("/no/such/bot".into());
-        assert!(Opponent::start(&nowhere, Clock::CodinGame, Player::One).is_err());
+        assert!(Opponent::start(&nowhere, Clock::CodinGame, Player::One, &[]).is_err());
     }
 
     #[test]
@@ -338,13 +394,13 @@ mod tests {
         }
         for clock in [Clock::CodinGame, Clock::Ms(Clock::RANGE.0)] {
             let opts = clock.engine_options();
-            // A stalled search answers within its guard: inside the time allowed.
+            // A stalled search answers by its hard deadline: inside the time allowed.
             for (think, clock_ms, first) in [
                 (opts.first_think_ms, opts.first_clock_ms, true),
                 (opts.think_ms, opts.clock_ms, false),
             ] {
-                let guard = latest_answer(ms(think), ms(clock_ms));
-                assert!(guard < clock.allowed(first), "{clock:?}: {guard:?}");
+                let hard = hard_deadline(ms(think), ms(clock_ms));
+                assert!(hard < clock.allowed(first), "{clock:?}: {hard:?}");
             }
         }
     }

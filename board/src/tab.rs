@@ -224,7 +224,8 @@ impl Tab {
         }
         self.game.goto(ply).map_err(ApiError::bad)?;
         self.game.cut();
-        // A bot that faulted is gone; one that answered stays (it reads the whole position).
+        // A bot that faulted is gone; one that answered is started afresh at its next turn
+        // (`Opponent::follows`): it would remember a move taken back.
         self.changed();
         Ok(())
     }
@@ -262,6 +263,12 @@ impl Tab {
         }
         self.bot_turn(me, slot);
         Ok(())
+    }
+
+    /// The game's moves up to the ply shown.
+    fn moves_shown(&self) -> Vec<Move> {
+        let shown = &self.game.moves()[..self.game.ply()];
+        shown.iter().map(|p| p.mv).collect()
     }
 
     /// Whether the bot moves next in `game` with the person in `seat`.
@@ -308,9 +315,12 @@ impl Tab {
         if !Tab::bot_moves(Some(seat), &self.game) {
             return;
         }
-        let mut opponent = match self.opponent.take() {
+        let moves = self.moves_shown();
+        // A bot whose line was changed under it starts afresh, told the game's last pegs.
+        let kept = self.opponent.take().filter(|o| o.follows(&moves));
+        let mut opponent = match kept {
             Some(o) => o,
-            None => match Opponent::start(&self.kind, self.clock, seat.other()) {
+            None => match Opponent::start(&self.kind, self.clock, seat.other(), &moves) {
                 Ok(o) => o,
                 Err(why) => {
                     self.bot_note = Some(why);
@@ -365,7 +375,11 @@ impl Tab {
                     msg,
                 };
                 match self.game.play(played) {
-                    Ok(()) => self.opponent = Some(opponent),
+                    Ok(()) => {
+                        let mut opponent = opponent;
+                        opponent.played(self.moves_shown());
+                        self.opponent = Some(opponent);
+                    }
                     Err(why) => self.game.end_by(fault(
                         Reason::Illegal,
                         format!("played an illegal move: {why}"),

@@ -131,10 +131,12 @@ impl Bot {
     /// person played so far): the position alone does not always tell the side, since counting
     /// pegs misleads after a swap, and a turn answered only to learn it would leave that
     /// answer behind as the bot's last peg and tree.
+    /// `last_pegs` are the game's after the bot's own last move (before the opponent's last).
     #[cfg(not(codingame))]
-    pub fn joining(opts: Options, side: Player) -> Bot {
+    pub fn joining(opts: Options, side: Player, last_pegs: LastPegs) -> Bot {
         Bot {
             side: Some(side),
+            last_pegs,
             ..Bot::new(opts)
         }
     }
@@ -391,6 +393,7 @@ fn fallback(pos: &Position) -> Move {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::testing::mv;
 
     fn run(input: &str) -> (i32, String, String) {
         run_with(input, false)
@@ -586,16 +589,22 @@ mod tests {
         let mut guessing = Bot::new(opts.clone());
         guessing.run(input.as_bytes(), &mut Vec::new(), &mut Vec::new());
         assert_eq!(guessing.side, Some(Player::Zero));
-        let mut joined = Bot::joining(opts, Player::One);
+        // After its own SWAP: E7 was player 0's (now mirrored), the swap no peg.
+        let own = crate::position::last_pegs(&[mv("E7"), Move::Swap]);
+        let mut joined = Bot::joining(opts, Player::One, own);
         let mut out = Vec::new();
         assert_eq!(joined.run(input.as_bytes(), &mut out, &mut Vec::new()), 0);
         let out = String::from_utf8(out).unwrap();
         let mv: Move = out.split_whitespace().next().unwrap().parse().unwrap();
         let pos = Position::after("E7 SWAP D4").unwrap();
         assert!(pos.legal_moves().contains(&mv), "{out}");
-        // One turn answered, this one: its last peg is that answer's.
+        // One turn answered, this one: the last pegs are that answer's, then D4.
         assert_eq!(joined.side, Some(Player::One));
-        assert_eq!((joined.turns, joined.last_peg), (1, mv.peg()));
+        assert_eq!(joined.turns, 1);
+        assert_eq!(
+            joined.last_pegs,
+            [mv.peg(), Some(crate::testing::cell("D4"))]
+        );
     }
 
     #[test]

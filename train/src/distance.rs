@@ -4,10 +4,9 @@
 //! `value_scale`, parameters of the search) found by Newton's method; the same held-out games
 //! as `fit`'s score it against the search's own estimate of the same positions.
 
-use crate::data::{self, Game};
+use crate::data::{self, Game, Source};
 use crate::held_out::hold_out;
 use anyhow::Result;
-use std::path::PathBuf;
 use twixt::knowledge::network;
 use twixt::knowledge::value::distance;
 use twixt::{Player, Position};
@@ -96,9 +95,10 @@ pub fn fit(samples: &[Sample]) -> (f64, f64) {
 /// The options of `twixt-train value`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct DistanceOptions {
-    /// Data files written by `selfplay`.
+    /// Data files written by `selfplay`, packed or not; `FILE:N` reads the file's first N
+    /// games.
     #[arg(required = true)]
-    pub data: Vec<PathBuf>,
+    pub data: Vec<Source>,
 }
 
 /// Runs `value`: prints the fit and its held-out scores.

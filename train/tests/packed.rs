@@ -70,11 +70,11 @@ fn a_packed_file_unpacks_to_the_same_bytes_and_reads_as_the_same_games() {
         (b.header, b.version, b.torn_at)
     );
     assert!(a.games == b.games && a.games.len() == 6);
-    assert!(data::read_complete(std::slice::from_ref(&packed)).unwrap() == a.games);
+    assert!(data::read_complete(&[packed.clone().into()]).unwrap() == a.games);
     // The packed file is the same run's games: a training that reads both counts none twice.
     let e = format!(
         "{:#}",
-        data::read_complete(&[raw.clone(), packed.clone()]).unwrap_err()
+        data::read_complete(&[raw.clone().into(), packed.clone().into()]).unwrap_err()
     );
     assert!(e.contains("a game would count twice"), "{e}");
     let (code, info, _) = train(&[Path::new("info"), &packed]);

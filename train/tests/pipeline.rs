@@ -116,7 +116,7 @@ fn fast_selfplay_net_fit_export_load_and_search() {
     selfplay::run(&options(&games, 60, 400, Some(100), 4)).unwrap();
     let model_path = dir.path().join("value.txt");
     let options = NetOptions {
-        data: vec![games],
+        data: vec![games.into()],
         out: model_path.clone(),
         epochs: 3,
         rate: 0.002,
@@ -173,7 +173,7 @@ fn fast_selfplay_net_fit_export_load_and_search() {
     assert_eq!(network, model.quantize(8, 8).unwrap());
 
     // The fit learnt something: on its own games it beats a constant.
-    let file = data::read(&options.data[0]).unwrap();
+    let file = data::read(&options.data[0].path).unwrap();
     let samples = net::samples::Samples::of_games(&file.games);
     let share = samples.won.iter().sum::<f32>() / samples.len() as f32;
     let loss = |p: &dyn Fn(usize) -> f32| {

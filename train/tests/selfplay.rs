@@ -3,7 +3,7 @@
 
 use std::path::Path;
 use twixt::{Move, Outcome, Position};
-use twixt_train::data::{self, merge, Game, Header};
+use twixt_train::data::{self, merge, Game, Header, Source};
 use twixt_train::selfplay::{self, mover, SelfplayOptions};
 
 fn header() -> Header {
@@ -97,6 +97,33 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
 }
 
 #[test]
+fn a_files_first_games_read_as_the_file_of_a_shorter_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let (whole, short) = (dir.path().join("whole.bin"), dir.path().join("short.bin"));
+    selfplay::run(&options(&whole, 4, false)).unwrap();
+    selfplay::run(&options(&short, 2, false)).unwrap();
+    let source = |n: usize| -> Source { format!("{}:{n}", whole.display()).parse().unwrap() };
+    assert!(
+        data::read_complete(&[source(2)]).unwrap()
+            == data::read_complete(&[short.clone().into()]).unwrap(),
+        "FILE:2 is the run of 2 games"
+    );
+    assert!(data::read_complete(&[source(4)]).unwrap() == data::read(&whole).unwrap().games);
+
+    let error = |sources: &[Source]| format!("{:#}", data::read_complete(sources).unwrap_err());
+    let more = error(&[source(5)]);
+    assert!(
+        more.contains("whole.bin:5: the file holds 4 games, fewer than the 5 asked for"),
+        "{more}"
+    );
+    let twice = error(&[source(2), whole.clone().into()]);
+    assert!(
+        twice.contains("game 0 of this run is in") && twice.contains("whole.bin:2"),
+        "{twice}"
+    );
+}
+
+#[test]
 fn shards_of_a_run_hold_its_games_once_and_train_together() {
     let dir = tempfile::tempdir().unwrap();
     let whole = dir.path().join("whole.bin");
@@ -116,13 +143,17 @@ fn shards_of_a_run_hold_its_games_once_and_train_together() {
         .map(|g| g.index)
         .collect();
     assert_eq!(first, [0, 2, 4]);
-    let together = sorted(data::read_complete(&paths).unwrap());
+    let sources: Vec<Source> = paths.iter().cloned().map(Source::from).collect();
+    let together = sorted(data::read_complete(&sources).unwrap());
     assert!(
         together == sorted(data::read(&whole).unwrap().games),
         "the shards are the run"
     );
     let twice = [paths[0].clone(), whole.clone()];
-    let error = format!("{:#}", data::read_complete(&twice).unwrap_err());
+    let error = format!(
+        "{:#}",
+        data::read_complete(&twice.clone().map(Source::from)).unwrap_err()
+    );
     assert!(error.contains("game 0 of this run is in"), "{error}");
 
     // Merged, the shards are the one-machine run's file, byte for byte.

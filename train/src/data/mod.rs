@@ -49,9 +49,11 @@ mod cursor;
 pub mod merge;
 pub mod packed;
 mod search;
+mod source;
 
 use cursor::Cursor;
 pub use search::Search;
+pub use source::{Source, SourceError};
 
 const MAGIC: &[u8; 8] = b"TWXTDATA";
 /// The version this writes.
@@ -328,30 +330,38 @@ pub fn read(path: &Path) -> Result<DataFile> {
     parse(&bytes).with_context(|| path.display().to_string())
 }
 
-/// Reads the games of every file for training; a torn file is an error, not a smaller data
-/// set.
-pub fn read_complete(paths: &[std::path::PathBuf]) -> Result<Vec<Game>> {
+/// Reads the games of every source for training, in order: all of a file's, or its first `N`
+/// for `FILE:N`. A torn file is an error, not a smaller data set, and so is a file with
+/// fewer games than its source asks for.
+pub fn read_complete(sources: &[Source]) -> Result<Vec<Game>> {
     let mut out = Vec::new();
     let mut seen = std::collections::HashMap::new();
-    for path in paths {
-        let file = read(path)?;
-        for g in &file.games {
-            // Games of one run (one header) in two files: shards that overlap, or a file twice.
-            if let Some(other) = seen.insert((file.header, g.index), path) {
-                anyhow::bail!(
-                    "{}: game {} of this run is in {} too: a game would count twice",
-                    path.display(),
-                    g.index,
-                    other.display()
-                );
-            }
-        }
+    for source in sources {
+        let mut file = read(&source.path)?;
         if let Some(at) = file.torn_at {
             anyhow::bail!(
                 "{}: offset {at}: a torn game record (a self-play run was stopped while \
                  writing); `selfplay --resume` with the same settings mends it",
-                path.display()
+                source.path.display()
             );
+        }
+        if let Some(n) = source.first {
+            ensure!(
+                n <= file.games.len(),
+                "{source}: the file holds {} games, fewer than the {n} asked for",
+                file.games.len()
+            );
+            file.games.truncate(n);
+        }
+        for g in &file.games {
+            // Games of one run (one header) in two sources: shards that overlap, or a file
+            // twice.
+            if let Some(other) = seen.insert((file.header, g.index), source) {
+                anyhow::bail!(
+                    "{source}: game {} of this run is in {other} too: a game would count twice",
+                    g.index
+                );
+            }
         }
         out.extend(file.games);
     }

@@ -9,7 +9,7 @@ use super::fit::split_games;
 use super::model::{log_loss, Model};
 use super::quantized;
 use super::samples::Samples;
-use crate::data;
+use crate::data::{self, Source};
 use anyhow::Result;
 use std::path::PathBuf;
 
@@ -18,9 +18,10 @@ use std::path::PathBuf;
 pub struct CodecOptions {
     /// The model file to round.
     pub model: PathBuf,
-    /// Data files whose held-out games (every tenth) score it.
+    /// Data files whose held-out games (every tenth) score it; `FILE:N` reads the file's
+    /// first N games.
     #[arg(required = true)]
-    pub data: Vec<PathBuf>,
+    pub data: Vec<Source>,
 }
 
 /// How a weight row is rounded and packed.

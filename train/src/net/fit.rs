@@ -6,7 +6,7 @@ use super::file;
 use super::model::{Adam, Layout, Model};
 use super::samples::{Mirrors, PolicyTarget, Sample, Samples, Targets};
 use super::{quantized, score};
-use crate::data::{self, Game};
+use crate::data::{self, Game, Source};
 use crate::held_out::HOLD_OUT_EVERY;
 use anyhow::{anyhow, bail, Result};
 use std::path::PathBuf;
@@ -18,9 +18,10 @@ use twixt::rng::FastRng;
 /// The options of `twixt-train net`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct NetOptions {
-    /// Data files written by `selfplay`.
+    /// Data files written by `selfplay`, packed or not; `FILE:N` reads the file's first N
+    /// games.
     #[arg(required = true)]
-    pub data: Vec<PathBuf>,
+    pub data: Vec<Source>,
     /// Where to write the model.
     #[arg(long, short)]
     pub out: PathBuf,

@@ -5,7 +5,7 @@
 use super::examples::{self, Example};
 use super::fit::{self, Scores, Settings};
 use super::{file, hidden};
-use crate::data;
+use crate::data::{self, Source};
 use crate::held_out::hold_out;
 use anyhow::Result;
 use std::path::PathBuf;
@@ -15,9 +15,10 @@ use twixt::knowledge::Policy;
 /// The options of `twixt-train fit`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct FitOptions {
-    /// Data files written by `selfplay`.
+    /// Data files written by `selfplay`, packed or not; `FILE:N` reads the file's first N
+    /// games.
     #[arg(required = true)]
-    pub data: Vec<PathBuf>,
+    pub data: Vec<Source>,
     /// Where to write the model.
     #[arg(long, short)]
     pub out: PathBuf,
@@ -54,8 +55,8 @@ pub struct FitOptions {
 }
 
 /// Reads the examples of every file; a torn file is an error, not a smaller data set.
-fn load(paths: &[PathBuf]) -> Result<Vec<Example>> {
-    let games = data::read_complete(paths)?;
+fn load(sources: &[Source]) -> Result<Vec<Example>> {
+    let games = data::read_complete(sources)?;
     Ok(games.iter().flat_map(examples::of_game).collect())
 }
 
