@@ -1,19 +1,30 @@
-//! The README stays true: short, its layout section naming what the tree holds, every binary
-//! of the workspace named, and the defaults it quotes equal to the code's.
+//! The README and the guides stay true: the README short, its layout section naming what the
+//! tree holds and every binary of the workspace named; the defaults the bot's guide quotes
+//! equal to the code's; every link between the docs leading to a file that is there.
 
 use std::path::Path;
 use twixt::bot::args::{CLOCK_MS, FIRST_CLOCK_MS, FIRST_THINK_MS, THINK_MS};
 use twixt::search::params::Params;
 
-/// The longest the README may grow.
-const MAX_LINES: usize = 250;
+/// The longest the README may grow: it opens the project and points to the guides.
+const MAX_LINES: usize = 150;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
 fn readme() -> String {
-    std::fs::read_to_string(root().join("README.md")).expect("README.md")
+    read("README.md")
+}
+
+/// The text of a file of the repository.
+fn read(path: &str) -> String {
+    std::fs::read_to_string(root().join(path)).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The guide to the bot, which quotes its options' defaults.
+fn bot_guide() -> String {
+    read("docs/BOT.md")
 }
 
 /// The text from `heading` to the next `## ` heading.
@@ -113,7 +124,7 @@ fn the_layout_names_what_the_tree_holds() {
 
 #[test]
 fn the_defaults_quoted_are_the_code_s() {
-    let text = readme();
+    let text = bot_guide();
     let row = |flags: &str| {
         text.lines()
             .find(|l| l.starts_with(&format!("| {flags} |")))
@@ -130,10 +141,11 @@ fn the_defaults_quoted_are_the_code_s() {
     );
 }
 
-/// The search's weights the README quotes as "`name`, 0.40" (two decimals) are the defaults'.
+/// The search's weights the bot's guide quotes as "`name`, 0.40" (two decimals) are the
+/// defaults'.
 #[test]
 fn the_mixes_quoted_are_the_defaults() {
-    let text = readme().split_whitespace().collect::<Vec<_>>().join(" ");
+    let text = bot_guide().split_whitespace().collect::<Vec<_>>().join(" ");
     let defaults = Params::default();
     for (name, value) in [
         ("value_mix", defaults.value_mix),
@@ -142,11 +154,46 @@ fn the_mixes_quoted_are_the_defaults() {
         let key = format!("`{name}`, ");
         let at = text
             .find(&key)
-            .unwrap_or_else(|| panic!("the README quotes no {key}"));
+            .unwrap_or_else(|| panic!("docs/BOT.md quotes no {key}"));
         let quoted: String = text[at + key.len()..]
             .chars()
             .take_while(|c| c.is_ascii_digit() || *c == '.')
             .collect();
         assert_eq!(quoted, format!("{value:.2}"), "{name}");
     }
+}
+
+/// The targets of a Markdown text's inline links (`[text](target)`), without their anchors.
+fn link_targets(text: &str) -> Vec<&str> {
+    text.split("](")
+        .skip(1)
+        .filter_map(|rest| rest.split(')').next())
+        .map(|t| t.split('#').next().unwrap_or(t))
+        .collect()
+}
+
+/// Every link of the README and of `docs/*.md` to a file of the repository leads to one that
+/// is there: a guide merged into another or renamed leaves no dead link behind.
+#[test]
+fn every_link_between_the_docs_resolves() {
+    let mut pages = vec![root().join("README.md")];
+    for entry in std::fs::read_dir(root().join("docs")).unwrap() {
+        let path = entry.unwrap().path();
+        if path.extension().map_or(false, |e| e == "md") {
+            pages.push(path);
+        }
+    }
+    let mut dead = Vec::new();
+    for page in &pages {
+        let text = std::fs::read_to_string(page).unwrap();
+        let dir = page.parent().unwrap();
+        for target in link_targets(&text) {
+            let outside = target.contains("://") || target.starts_with("mailto:");
+            if !outside && !target.is_empty() && !dir.join(target).exists() {
+                dead.push(format!("{}: {target}", page.display()));
+            }
+        }
+    }
+    assert!(pages.len() > 5, "{pages:?}");
+    assert!(dead.is_empty(), "links to no file: {dead:?}");
 }

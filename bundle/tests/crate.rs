@@ -64,7 +64,8 @@ fn rand_rlib() -> PathBuf {
 /// The most the compact bundle's code (all but the weights' characters) may take: what is
 /// left of CodinGame's 100,000 UTF-16 units is for the weights and the book's entries, so the
 /// code is held to what the bot needs. A change that needs more raises it and says why in its
-/// commit (`git log -L` on this line gives the history; docs/BUNDLE.md what each part costs).
+/// commit (`git log -L` on this line gives the history; `twixt-bundle` prints what the code
+/// and the weights take).
 const CODE_LIMIT: usize = 62_150;
 
 #[test]

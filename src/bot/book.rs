@@ -1,5 +1,5 @@
 //! The book: a move for each of some positions of the first plies, decided offline by
-//! searches far longer than a turn (`twixt-train book`, `docs/OPENINGS.md` "The book").
+//! searches far longer than a turn (`twixt-train book`, `docs/TRAINING.md` "The book").
 //!
 //! A position is known by its pegs alone where every two pegs of a player a knight's move
 //! apart are linked (then no link was blocked, so the links follow from the pegs, and the

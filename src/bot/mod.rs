@@ -447,7 +447,7 @@ mod tests {
 
     #[test]
     fn answers_a_first_peg_from_the_book() {
-        // The centre is worth swapping (`docs/OPENINGS.md`); the table keeps it.
+        // The centre is worth swapping (`docs/BOT.md`); the table keeps it.
         let (code, out, log) = run("F6\n0\n0\n1\nF6\n0\n");
         assert_eq!(code, 0);
         assert!(out.starts_with("SWAP book"), "{out}");

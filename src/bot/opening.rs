@@ -1,6 +1,6 @@
 //! The first peg, the swap decision and player 1's first reply. Our first peg is the centre
 //! ([`FIRST_PEG`], chosen by matches); the book answers an opponent's first peg as deep
-//! searches of the position after it do. The tables built by self-play (`docs/OPENINGS.md`,
+//! searches of the position after it do. The tables built by self-play (`docs/TRAINING.md`,
 //! `scripts/opening-table`: for each hole, player 1's reply that scored best, and player 0's
 //! score after its first peg there and that reply) answer where the book is off (`--no-book`).
 
@@ -16,7 +16,7 @@ use crate::cell::{Cell, CELLS, SIZE};
 /// the replies that had scored best, at least 8 games a line. A line's score is drawn towards
 /// half by two games won and two lost. Checked against the games by
 /// `scripts/opening-table --check`, which `referee/tests/opening_script.rs` runs
-/// (`docs/OPENINGS.md`).
+/// (`docs/TRAINING.md`).
 const P0_SCORE: [[u8; 5]; 6] = [
     // B   C   D   E   F
     [14, 13, 17, 12, 10], // row 1
@@ -96,13 +96,12 @@ pub fn table_first_pegs() -> Vec<Cell> {
     holes().filter(near).collect()
 }
 
-/// Our first peg as player 0, as a hole of the quarter board (the bot opens on its mirror
-/// images too): the centre, by the matches (`docs/OPENINGS.md`, "The first ply decided by
-/// deep searches"). Against d003f5e, which answers F8, player 0 wins nine games in ten, and
-/// against T1j, which swaps it, 80/80 (`docs/STRENGTH.md` rows 169-170). A swapper of our
-/// own strength takes 63% from it (row 174); C5, the hole whose deep search leaves player 1
-/// least, fared worse against the same swapper (row 177), so no first peg yet measured holds
-/// half against our own swap.
+/// Our first peg as player 0, as a hole of the quarter board (the bot opens on its mirror images
+/// too): the centre, by the matches (`docs/BOT.md`, "The first plies"). Against d003f5e, which
+/// answers F8, player 0 wins nine games in ten, and against T1j, which swaps it, 80/80
+/// (`docs/STRENGTH.md` rows 169-170). A swapper of our own strength takes 63% from it (row 174);
+/// C5, the hole whose deep search leaves player 1 least, fared worse against the same swapper (row
+/// 177), so no first peg yet measured holds half against our own swap.
 pub const FIRST_PEG: &str = "F6";
 
 /// The holes for our first peg as player 0: [`FIRST_PEG`] and its mirror images.

@@ -89,9 +89,9 @@ macro_rules! with_params {
 
 /// Adds the parameters that only the host has to the shipped ones and calls `$m!` with all:
 /// switches and values of knowledge that a measured default leaves unused (the distance value
-/// and the hand-set prior, which the network and the learned policy replaced,
-/// docs/KNOWLEDGE.md; the network's policy head, which the shipped network lacks,
-/// docs/NETWORK.md). The bundle's `--set` does not know them, and
+/// and the hand-set prior, which the network and the learned policy replaced; the network's
+/// policy head, which the shipped network lacks: docs/TRAINING.md, "Measured and kept off").
+/// The bundle's `--set` does not know them, and
 /// their code is host-only too, so what ships is what plays.
 #[cfg(not(codingame))]
 macro_rules! with_host_params {

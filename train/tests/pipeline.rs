@@ -1,4 +1,4 @@
-//! The whole pipeline in small, as the README runs it: a few self-play games, a fit, the
+//! The whole pipeline in small, as docs/TRAINING.md runs it: a few self-play games, a fit, the
 //! export, the engine's decoding of it, the distance value's fit, and a search that uses both;
 //! and the same for the value network from fast self-play.
 

@@ -1,10 +1,10 @@
-//! The network's integer loops: on the host in AVX2 where the processor has it, asked at run
-//! time (the baseline x86-64 code has no AVX2), and in plain Rust elsewhere and in the bundle,
-//! where the AVX2 loops did not show in the iterations a turn (docs/NETWORK.md, "Speed with
-//! the network") and their room went to knowledge. Both give the same integers: the sums wrap
-//! at `i32`'s range, which makes them independent of the order of their additions (and exact
-//! where the network's scales keep them in range), so a search is the same search with either
-//! (the tests compare both with sums in `i64`, and with each other along random games).
+//! The network's integer loops: on the host in AVX2 where the processor has it, asked at run time
+//! (the baseline x86-64 code has no AVX2), and in plain Rust elsewhere and in the bundle, where the
+//! AVX2 loops did not show in the iterations a turn (at 99e3d1f `perf` put their additions at 1.7%
+//! of a turn) and their room went to knowledge. Both give the same integers: the sums wrap at
+//! `i32`'s range, which makes them independent of the order of their additions (and exact where the
+//! network's scales keep them in range), so a search is the same search with either (the tests
+//! compare both with sums in `i64`, and with each other along random games).
 //!
 //! The vector loops round `h` up to whole vectors (8 units for the accumulators, 16 for the
 //! clipped units); the weights and units past `h` are 0, as [`super::Network`] keeps them.

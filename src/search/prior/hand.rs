@@ -2,8 +2,8 @@
 //! with no peg within two rows and columns, `prior_near` for one with, plus `prior_link` when
 //! it is a knight's move from one of the mover's pegs (it would link) and `prior_block` when
 //! it is a knight's move from an opponent's peg (it contests a link). The learned prior
-//! replaced it (docs/KNOWLEDGE.md); the host keeps it for the teachers of the first data sets
-//! and for comparison (`--set policy_prior=false`).
+//! replaced it (docs/BOT.md, "The move policy"); the host keeps it for the teachers of the
+//! first data sets and for comparison (`--set policy_prior=false`).
 
 use crate::bitboard::{Bitboard, KNIGHTS, NEAR};
 use crate::cell::Cell;

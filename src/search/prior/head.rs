@@ -1,6 +1,6 @@
 //! The network's policy head in the learned prior (host-only: the shipped network has no
-//! policy head, and as a correction of the features it gained nothing, docs/NETWORK.md "The
-//! policy head as a correction of the features").
+//! policy head, and as a correction of the features it gained nothing, docs/TRAINING.md
+//! "Measured and kept off").
 
 use super::Recent;
 use crate::position::Position;
