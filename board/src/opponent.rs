@@ -2,14 +2,19 @@
 //! `twixt-bot` runs (its opening table, its swap, its clock), fed turn inputs on a thread;
 //! with `--bot CMD`, any command that speaks the protocol, through the referee's process
 //! handling. Either way an answer is awaited with a deadline: a bot that hangs, crashes or
-//! answers nonsense is a fault with its reason, never a hung page.
+//! answers nonsense is a fault with its reason, never a hung page. The engine's trees are
+//! reserved from the server's [`memory`](crate::memory) budget for as long as its thread
+//! keeps them.
 
+use crate::memory::{Allowance, Budget, Leaving};
 use std::io::{BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
 use twixt::position::Move;
+use twixt::search::Searcher;
 use twixt_referee::clocks::{Clocks, LATE_GRACE};
 use twixt_referee::game::judge_reply;
 use twixt_referee::process::{BotProcess, Reply};
@@ -90,6 +95,8 @@ pub struct Opponent {
     bot: Running,
     clock: Clock,
     answered: usize,
+    /// The bytes of the budget its trees hold (0 for a command).
+    kept: usize,
 }
 
 enum Running {
@@ -98,10 +105,18 @@ enum Running {
 }
 
 impl Opponent {
-    /// Starts the bot; an error says why it could not be started.
-    pub fn start(kind: &Kind, clock: Clock) -> Result<Opponent, String> {
+    /// Starts the bot, the engine's trees reserved from `memory`; an error says why it could
+    /// not be started.
+    pub fn start(kind: &Kind, clock: Clock, memory: &Arc<Budget>) -> Result<Opponent, String> {
+        let mut kept = 0;
         let bot = match kind {
-            Kind::Engine => Running::Engine(EngineThread::start(clock.engine_options())),
+            Kind::Engine => {
+                let allowance = memory
+                    .allow(Searcher::MOST_TREES, "the bot")
+                    .map_err(|e| e.message)?;
+                kept = allowance.reservation.bytes();
+                Running::Engine(EngineThread::start(clock.engine_options(), allowance))
+            }
             Kind::Command(cmd) => Running::Process(
                 BotProcess::spawn(cmd, None).map_err(|e| format!("cannot start the bot: {e:#}"))?,
             ),
@@ -110,7 +125,13 @@ impl Opponent {
             bot,
             clock,
             answered: 0,
+            kept,
         })
+    }
+
+    /// The bytes of the budget its trees hold (0 for a command, which is not counted).
+    pub fn kept_bytes(&self) -> usize {
+        self.kept
     }
 
     /// How many turns it has answered.
@@ -138,10 +159,21 @@ impl Opponent {
 struct EngineThread {
     input: Sender<String>,
     lines: Receiver<(String, Instant)>,
+    /// Says its trees' memory is on its way back once it is dropped (its thread then ends).
+    leaving: Leaving,
+}
+
+impl Drop for EngineThread {
+    fn drop(&mut self) {
+        self.leaving.mark();
+    }
 }
 
 impl EngineThread {
-    fn start(opts: Options) -> EngineThread {
+    /// Starts it with its trees within `memory`, which it gives back once they are dropped.
+    fn start(mut opts: Options, memory: Allowance) -> EngineThread {
+        opts.params.max_nodes = memory.max_nodes;
+        let leaving = memory.reservation.leaving();
         let (input, turns) = mpsc::channel::<String>();
         let (out, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -155,8 +187,13 @@ impl EngineThread {
                 line: Vec::new(),
             };
             Bot::new(opts).run(reader, &mut writer, &mut std::io::sink());
+            drop(memory);
         });
-        EngineThread { input, lines }
+        EngineThread {
+            input,
+            lines,
+            leaving,
+        }
     }
 
     /// The reply to `text` within `wait`.
@@ -231,9 +268,13 @@ mod tests {
     use super::*;
     use twixt_reference::{turn_input, RefGame};
 
+    fn budget() -> Arc<Budget> {
+        Budget::new(1 << 30, 2)
+    }
+
     #[test]
     fn the_engine_answers_legal_moves_under_a_set_clock_and_knows_its_side_after_a_swap() {
-        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200)).unwrap();
+        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), &budget()).unwrap();
         let mut game = RefGame::new();
         game.play("C5".parse().unwrap()).unwrap();
         game.play(Move::Swap).unwrap();
@@ -250,20 +291,31 @@ mod tests {
 
     #[test]
     fn a_silent_or_dead_command_is_a_fault_in_time() {
-        let mut silent = Opponent::start(&Kind::Command("sleep 5".into()), Clock::Ms(200)).unwrap();
+        let mut silent =
+            Opponent::start(&Kind::Command("sleep 5".into()), Clock::Ms(200), &budget()).unwrap();
         let start = Instant::now();
         let (reason, detail) = silent.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Timeout);
         assert_eq!(detail, "gave no answer within 200 ms");
         assert!(start.elapsed() < Duration::from_secs(2));
-        let mut dead = Opponent::start(&Kind::Command("true".into()), Clock::CodinGame).unwrap();
+        let mut dead =
+            Opponent::start(&Kind::Command("true".into()), Clock::CodinGame, &budget()).unwrap();
         let (reason, _) = dead.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Crash);
-        let mut chatty =
-            Opponent::start(&Kind::Command("echo hello".into()), Clock::CodinGame).unwrap();
+        let mut chatty = Opponent::start(
+            &Kind::Command("echo hello".into()),
+            Clock::CodinGame,
+            &budget(),
+        )
+        .unwrap();
         let (reason, detail) = chatty.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Illegal);
         assert!(detail.contains("hello"), "{detail}");
-        assert!(Opponent::start(&Kind::Command("/no/such/bot".into()), Clock::CodinGame).is_err());
+        assert!(Opponent::start(
+            &Kind::Command("/no/such/bot".into()),
+            Clock::CodinGame,
+            &budget()
+        )
+        .is_err());
     }
 }
