@@ -1,5 +1,8 @@
-//! A board server on a free loopback port, for the tests, and a small client for its API.
+//! A board server on a free loopback port, for the tests, and a small client for its API;
+//! [`binary`] starts the real binary instead.
 #![allow(dead_code)]
+
+pub mod binary;
 
 use serde_json::Value;
 use std::io::{Read, Write};
