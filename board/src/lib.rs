@@ -7,7 +7,8 @@
 //! it. A [`registry`] holds one [`tab`] per browser tab: a [`game`] judged by the reference
 //! rules, or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
 //! answers on a thread under its clock, the [`live`] analysis searches on a thread in slices,
-//! both within the server's search [`slots`], and [`library`] reads games brought as text.
+//! both within the server's search [`slots`] and its [`memory`] budget for search trees, and
+//! [`library`] reads games brought as text, a few files at a time.
 //! Every refusal is an [`ApiError`]: a 4xx answer with the reason.
 
 pub mod drawn;
@@ -17,6 +18,7 @@ pub mod game;
 pub mod guard;
 pub mod library;
 pub mod live;
+pub mod memory;
 pub mod opponent;
 pub mod page;
 pub mod registry;
@@ -27,6 +29,7 @@ pub mod tab;
 pub use error::ApiError;
 
 use guard::Guard;
+use memory::Budget;
 use opponent::Kind;
 use registry::Registry;
 use slots::Slots;
@@ -47,6 +50,8 @@ pub struct Config {
     pub max_boards: usize,
     /// How many searches run at once: live analyses and bots' turns together.
     pub max_searches: usize,
+    /// The memory every search's trees may take together, in MiB ([`memory`]).
+    pub memory_mb: usize,
     /// The address the server is reached at besides the loopback's names (`--host`; with a
     /// wildcard, whichever address a connection reached): a request naming another host is
     /// refused ([`guard`]).
@@ -54,13 +59,15 @@ pub struct Config {
 }
 
 impl Default for Config {
-    /// The engine in this process, 64 boards, a search a core (two at least), the loopback.
+    /// The engine in this process, 64 boards, a search a core (two at least), 1 GiB for the
+    /// search trees, the loopback.
     fn default() -> Self {
         let cores = std::thread::available_parallelism().map_or(2, |n| n.get());
         Config {
             bot: Kind::Engine,
             max_boards: 64,
             max_searches: cores.max(2),
+            memory_mb: memory::DEFAULT_MB,
             host: IpAddr::V4(Ipv4Addr::LOCALHOST),
         }
     }
@@ -71,6 +78,8 @@ impl Default for Config {
 pub struct App {
     boards: Arc<Registry>,
     slots: Arc<Slots>,
+    /// The uploads read at once ([`routes::UPLOADS_AT_ONCE`]).
+    uploads: Arc<tokio::sync::Semaphore>,
     kind: Kind,
     guard: Arc<Guard>,
 }
@@ -78,16 +87,21 @@ pub struct App {
 /// Serves the board on `listener` (answering, at the listener's port, the address a connection
 /// reached where it is [`Config::host`], and the loopback's names over the loopback) until
 /// `shutdown` completes, then waits for bots still thinking (a few seconds at most) and ends
-/// every bot and analysis.
+/// every bot and analysis. An error too when the memory budget cannot hold the search slots
+/// ([`memory::check`]).
 pub async fn serve(
     listener: tokio::net::TcpListener,
     config: Config,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    memory::check(config.memory_mb, config.max_searches)
+        .map_err(|why| std::io::Error::new(std::io::ErrorKind::InvalidInput, why))?;
     let port = listener.local_addr()?.port();
+    let budget = Budget::new(config.memory_mb << 20, config.max_searches);
     let app = App {
-        boards: Arc::new(Registry::new(config.max_boards)),
+        boards: Registry::new(config.max_boards, budget),
         slots: Slots::new(config.max_searches),
+        uploads: Arc::new(tokio::sync::Semaphore::new(routes::UPLOADS_AT_ONCE)),
         kind: config.bot,
         guard: Arc::new(Guard::new(config.host, port)),
     };

@@ -3,10 +3,15 @@
 //! game records). What can be read is kept; of the lines that cannot, the first few are named
 //! with why and the rest counted, so that a file of millions of bad lines costs what one of a
 //! few does. A text with no game that can be opened is an error saying why.
+//!
+//! A file's games are kept as their lines of its text, decoded again when one is opened: a
+//! decoded game takes several times its line, and a file at the upload limit holds twenty
+//! thousand of them. So a loaded file costs about its own size.
 
 use crate::game::{Game, Played, Players};
 use serde::Serialize;
 use std::fmt;
+use std::ops::Range;
 use twixt::position::Move;
 use twixt_referee::record::GameRecord;
 use twixt_referee::report::replay::ending;
@@ -15,13 +20,22 @@ use twixt_referee::turn::shorten;
 /// At most this many games are kept of one file.
 pub const MAX_GAMES: usize = 20_000;
 
-/// One game of a file, and how the page lists it.
+/// One game of a text, and how the page lists it.
 #[derive(Clone, Debug)]
-pub struct Entry {
-    /// The game, shown at its start.
-    pub game: Game,
+struct Entry {
+    /// Where the game is.
+    game: Kept,
     /// The list's line for it.
-    pub summary: Summary,
+    summary: Summary,
+}
+
+/// A game as a library keeps it.
+#[derive(Clone, Debug)]
+enum Kept {
+    /// Decoded (a pasted move list).
+    Game(Game),
+    /// A record line of the library's text, checked when it was read.
+    Line(Range<usize>),
 }
 
 /// A game as the page lists it.
@@ -78,26 +92,81 @@ impl fmt::Display for LeftOut {
     }
 }
 
-/// What a text held.
+/// What a text held: the games that can be opened, and the lines left out.
 #[derive(Clone, Debug, Default)]
 pub struct Library {
-    /// The games that can be opened.
-    pub entries: Vec<Entry>,
+    /// The text the games' lines are in (empty for a move list).
+    text: String,
+    entries: Vec<Entry>,
     /// The lines left out.
     pub left_out: LeftOut,
 }
 
-/// The games of a file's bytes, which must be UTF-8 text (see [`read`]). It may take a while
-/// for a file of megabytes: call it off the async workers.
-pub fn read_file(bytes: &[u8]) -> Result<Library, String> {
-    let text = std::str::from_utf8(bytes)
-        .map_err(|e| format!("the file is not UTF-8 text (byte {})", e.valid_up_to() + 1))?;
-    read(text)
+impl Library {
+    /// A library of one game, pasted as moves.
+    pub fn pasted(game: Game) -> Library {
+        let summary = Summary {
+            n: 1,
+            line: 1,
+            title: "pasted moves".to_string(),
+            end: String::new(),
+            moves: game.len(),
+        };
+        Library {
+            entries: vec![Entry {
+                game: Kept::Game(game),
+                summary,
+            }],
+            ..Library::default()
+        }
+    }
+
+    /// How many games can be opened.
+    pub fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    /// Whether none can.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty()
+    }
+
+    /// The games as the page lists them.
+    pub fn summaries(&self) -> impl Iterator<Item = &Summary> {
+        self.entries.iter().map(|e| &e.summary)
+    }
+
+    /// Game `n` (from 1), shown at its start, or `None` when there is no such game.
+    pub fn game(&self, n: usize) -> Option<Game> {
+        let entry = self.entries.get(n.checked_sub(1)?)?;
+        match &entry.game {
+            Kept::Game(game) => Some(game.clone()),
+            // Read and checked when the text was: it reads again.
+            Kept::Line(at) => serde_json::from_str::<GameRecord>(self.text.get(at.clone())?)
+                .ok()
+                .and_then(|r| game_of(&r).ok()),
+        }
+    }
+}
+
+/// The games of a file's bytes, which must be UTF-8 text (see [`read`]); the library keeps
+/// them, not a copy. It may take a while for a file of megabytes: call it off the async
+/// workers.
+pub fn read_file(bytes: Vec<u8>) -> Result<Library, String> {
+    let text = String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to() + 1;
+        format!("the file is not UTF-8 text (byte {at})")
+    })?;
+    read_owned(text)
 }
 
 /// The games of `text`: JSON lines of game records when a line starts with `{` (a damaged
 /// file may have others), else one move list. An error says why nothing can be opened.
 pub fn read(text: &str) -> Result<Library, String> {
+    read_owned(text.to_string())
+}
+
+fn read_owned(text: String) -> Result<Library, String> {
     if text.trim().is_empty() {
         return Err(
             "the text is empty: paste moves like `E5 F7 SWAP` or open a results file".into(),
@@ -106,18 +175,7 @@ pub fn read(text: &str) -> Result<Library, String> {
     if text.lines().any(|l| l.trim_start().starts_with('{')) {
         return records(text);
     }
-    let game = move_list(text)?;
-    let summary = Summary {
-        n: 1,
-        line: 1,
-        title: "pasted moves".to_string(),
-        end: String::new(),
-        moves: game.len(),
-    };
-    Ok(Library {
-        entries: vec![Entry { game, summary }],
-        left_out: LeftOut::default(),
-    })
+    move_list(&text).map(Library::pasted)
 }
 
 /// A move list: names separated by spaces, commas or new lines; an error names the first
@@ -144,7 +202,7 @@ pub fn move_list(text: &str) -> Result<Game, String> {
 }
 
 /// Every game record of a JSON-lines text that the rules accept, and the lines left out.
-fn records(text: &str) -> Result<Library, String> {
+fn records(text: String) -> Result<Library, String> {
     let mut lib = Library::default();
     for (i, line) in text.lines().enumerate() {
         if line.trim().is_empty() {
@@ -155,22 +213,30 @@ fn records(text: &str) -> Result<Library, String> {
                 .add(|| format!("line {} on: more than {MAX_GAMES} games", i + 1));
             break;
         }
+        let not_a_record = |e: serde_json::Error| format!("line {}: not a game record: {e}", i + 1);
+        if !line.trim_start().starts_with('{') {
+            // No JSON object: only a line still named is parsed, for the parser's words.
+            let why = || not_a_record(serde_json::from_str::<GameRecord>(line).unwrap_err());
+            lib.left_out.add(why);
+            continue;
+        }
         match serde_json::from_str::<GameRecord>(line) {
             Ok(r) => match game_of(&r) {
-                Ok(game) => {
+                Ok(_) => {
                     let summary = summary(lib.entries.len() + 1, i + 1, &r);
+                    let start = line.as_ptr() as usize - text.as_ptr() as usize;
+                    let game = Kept::Line(start..start + line.len());
                     lib.entries.push(Entry { game, summary });
                 }
                 Err(why) => lib.left_out.add(|| format!("line {}: {why}", i + 1)),
             },
-            Err(e) => lib
-                .left_out
-                .add(|| format!("line {}: not a game record: {e}", i + 1)),
+            Err(e) => lib.left_out.add(|| not_a_record(e)),
         }
     }
     if lib.entries.is_empty() {
         return Err(format!("no game can be opened: {}", lib.left_out));
     }
+    lib.text = text;
     Ok(lib)
 }
 
@@ -239,12 +305,13 @@ mod tests {
             RECORD.replace("\"F7\"", "\"E5\"")
         );
         let lib = read(&text).unwrap();
-        assert_eq!(lib.entries.len(), 1);
-        let g = &lib.entries[0].game;
+        assert_eq!(lib.len(), 1);
+        let g = &lib.game(1).unwrap();
         assert_eq!(g.moves()[1].ms, Some(12));
         assert_eq!(g.moves()[0].msg.as_deref(), Some("opening"));
         assert_eq!(g.players.names, ["a".to_string(), "b".to_string()]);
-        assert_eq!(lib.entries[0].summary.title, "seed 7: a vs b");
+        assert_eq!(lib.summaries().next().unwrap().title, "seed 7: a vs b");
+        assert!(lib.game(2).is_none() && lib.game(0).is_none());
         let named = &lib.left_out.named;
         assert_eq!((named.len(), lib.left_out.more), (3, 0), "{named:?}");
         assert!(named[0].starts_with("line 2: not a game record"));
@@ -268,7 +335,7 @@ mod tests {
         assert!(err.starts_with("no game can be opened: line 1: not a game record"));
         assert!(err.contains("; line 5: not a game record"), "{err}");
         assert!(err.ends_with("; and 996 more lines left out"), "{err}");
-        let err = read_file(&[b'{', 0xff]).unwrap_err();
+        let err = read_file(vec![b'{', 0xff]).unwrap_err();
         assert_eq!(err, "the file is not UTF-8 text (byte 2)");
     }
 
@@ -278,6 +345,6 @@ mod tests {
         g.goto(3).unwrap();
         let text = g.record().to_json();
         let lib = read(&text).unwrap();
-        assert_eq!(lib.entries[0].game.moves(), g.moves());
+        assert_eq!(lib.game(1).unwrap().moves(), g.moves());
     }
 }

@@ -2,9 +2,11 @@
 //! of a fifth of a second that go on in the same tree ([`Searcher::analyse_on`]); after each
 //! slice the root's moves (visits, share, value, prior, expected line) are published for the
 //! page to poll. It stops when asked, at its time limit, or when its tab is dropped. It holds
-//! one of the server's [`Slots`](crate::slots::Slots) while it runs, and hands it to its tab's bot when the bot's
-//! turn stops it.
+//! one of the server's [`Slots`](crate::slots::Slots) while it runs, and hands it to its tab's
+//! bot when the bot's turn stops it; its one tree stays within the [`Allowance`] it reserved
+//! from the memory budget, given back when its thread has dropped the tree.
 
+use crate::memory::{Allowance, Leaving};
 use crate::slots::Slot;
 use serde::Serialize;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -82,6 +84,8 @@ pub struct Analysis {
     view: Arc<Mutex<AnalysisView>>,
     /// Its slot while it runs: the search's thread gives it back when it ends.
     slot: Arc<Mutex<Option<Slot>>>,
+    /// Says its tree's memory is on its way back once it is told to stop.
+    leaving: Leaving,
 }
 
 /// The position to search and the last two pegs before it (the opponent's, the mover's).
@@ -95,8 +99,9 @@ pub struct Job {
 }
 
 impl Analysis {
-    /// Starts searching `job` on a thread of its own, holding `slot` while it runs.
-    pub fn start(job: Job, slot: Slot) -> Analysis {
+    /// Starts searching `job` on a thread of its own, holding `slot` while it runs, its tree
+    /// within `memory`.
+    pub fn start(job: Job, slot: Slot, memory: Allowance) -> Analysis {
         let slot = Arc::new(Mutex::new(Some(slot)));
         let stop = Arc::new(AtomicBool::new(false));
         let view = Arc::new(Mutex::new(AnalysisView {
@@ -105,19 +110,29 @@ impl Analysis {
             ..AnalysisView::default()
         }));
         let (stop2, view2, slot2) = (stop.clone(), view.clone(), slot.clone());
+        let leaving = memory.reservation.leaving();
         std::thread::spawn(move || {
-            let searched = catch_unwind(AssertUnwindSafe(|| search(&job, &stop2, &view2)));
+            let max_nodes = memory.max_nodes;
+            let searched =
+                catch_unwind(AssertUnwindSafe(|| search(&job, max_nodes, &stop2, &view2)));
             let ended = match searched {
                 Ok(why) => why,
                 Err(_) => "the search failed".to_string(),
             };
-            // The slot first: a view that says the search ended finds it free.
+            // The searcher and its tree are gone: their memory, then the slot, are given back
+            // before the view says the search ended, so that a request that follows finds both.
+            drop(memory);
             slot2.lock().unwrap_or_else(|e| e.into_inner()).take();
             let mut v = view2.lock().unwrap_or_else(|e| e.into_inner());
             v.running = false;
             v.ended = Some(ended);
         });
-        Analysis { stop, view, slot }
+        Analysis {
+            stop,
+            view,
+            slot,
+            leaving,
+        }
     }
 
     /// Stops it and hands its slot on (to its tab's bot), if it still holds one. The search
@@ -127,9 +142,10 @@ impl Analysis {
         self.slot.lock().unwrap_or_else(|e| e.into_inner()).take()
     }
 
-    /// Asks the search to stop (it does within a slice).
+    /// Asks the search to stop (it does within a slice): its memory is on its way back.
     pub fn stop(&self) {
         self.stop.store(true, Ordering::SeqCst);
+        self.leaving.mark();
     }
 
     /// What it shows now.
@@ -144,10 +160,15 @@ impl Drop for Analysis {
     }
 }
 
-/// Searches slice by slice until stopped or out of time; says why it stopped.
-fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
+/// Searches slice by slice, in a tree of at most `max_nodes` nodes, until stopped or out of
+/// time; says why it stopped.
+fn search(job: &Job, max_nodes: usize, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
     let pos = &job.position;
-    let mut searcher = Searcher::new(Params::default(), rand::random());
+    let params = Params {
+        max_nodes,
+        ..Params::default()
+    };
+    let mut searcher = Searcher::new(params, rand::random());
     let note = searcher.tactical(pos).map(|r| match r.found {
         Found::WinInOne => format!(
             "{} wins at once: the bot plays it without searching",
@@ -200,6 +221,7 @@ fn search(job: &Job, stop: &AtomicBool, view: &Mutex<AnalysisView>) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::memory::Budget;
     use crate::slots::Slots;
 
     fn job(moves: &str, ms: u64) -> Job {
@@ -208,6 +230,10 @@ mod tests {
             history: [None, None],
             limit: Duration::from_millis(ms),
         }
+    }
+
+    fn allow() -> Allowance {
+        Budget::new(1 << 30, 2).allow(1, "the analysis").unwrap()
     }
 
     fn wait(a: &Analysis) -> AnalysisView {
@@ -221,7 +247,7 @@ mod tests {
     #[test]
     fn the_view_is_renewed_slice_by_slice_until_the_limit() {
         let slots = Slots::new(1);
-        let a = Analysis::start(job("F6 E7 G8", 700), slots.take().unwrap());
+        let a = Analysis::start(job("F6 E7 G8", 700), slots.take().unwrap(), allow());
         let v = wait(&a);
         assert!(!v.running);
         assert!(v.updates >= 3, "{} updates in 700 ms", v.updates);
@@ -250,7 +276,7 @@ mod tests {
         assert!(visits <= v.iterations);
         drop(a);
         assert_eq!(slots.running(), 0, "the slot is given back");
-        let b = Analysis::start(job("F6", 60_000), slots.take().unwrap());
+        let b = Analysis::start(job("F6", 60_000), slots.take().unwrap(), allow());
         let slot = b.hand_over().expect("a running analysis holds its slot");
         assert!(b.hand_over().is_none(), "handed over once");
         assert_eq!(slots.running(), 1, "the slot went on, not back");
@@ -263,7 +289,7 @@ mod tests {
     fn a_stop_ends_it_and_tactics_are_noted() {
         let slots = Slots::new(2);
         let won = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9";
-        let a = Analysis::start(job(won, 60_000), slots.take().unwrap());
+        let a = Analysis::start(job(won, 60_000), slots.take().unwrap(), allow());
         std::thread::sleep(Duration::from_millis(300));
         a.stop();
         let v = wait(&a);

@@ -1,11 +1,11 @@
-//! `twixt-board [--port N] [--host ADDR] [--bot CMD]`: serves the board and prints its
-//! address; Ctrl-C (or SIGTERM) stops it, ending every bot it started.
+//! `twixt-board [--port N] [--host ADDR] [--bot CMD] [--searches N] [--memory-mb N]`: serves
+//! the board and prints its address; Ctrl-C (or SIGTERM) stops it, ending every bot it started.
 
 use clap::Parser;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::process::ExitCode;
 use twixt_board::opponent::Kind;
-use twixt_board::{serve, Config, DEFAULT_PORT};
+use twixt_board::{memory, serve, Config, DEFAULT_PORT};
 
 /// A Twixt-PP board in the browser: play the bot, watch its analysis live, step through
 /// recorded games. The page fetches nothing from outside.
@@ -24,6 +24,15 @@ struct Args {
     /// this process).
     #[arg(long, value_name = "CMD")]
     bot: Option<String>,
+    /// How many searches run at once, live analyses and the bots' turns together; more are
+    /// refused until one ends (default: one a core, two at least).
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    searches: Option<u32>,
+    /// The memory every search's trees may take together, in MiB: each search reserves its
+    /// share (this over --searches) or less; past it, idle bots' trees are given up, then
+    /// searches refused.
+    #[arg(long, value_name = "N", default_value_t = memory::DEFAULT_MB)]
+    memory_mb: usize,
 }
 
 #[tokio::main]
@@ -31,8 +40,16 @@ async fn main() -> ExitCode {
     let args = Args::parse();
     let mut config = Config {
         host: args.host,
+        memory_mb: args.memory_mb,
         ..Config::default()
     };
+    if let Some(n) = args.searches {
+        config.max_searches = n as usize;
+    }
+    if let Err(e) = memory::check(config.memory_mb, config.max_searches) {
+        eprintln!("twixt-board: --memory-mb: {e}");
+        return ExitCode::from(2);
+    }
     if let Some(cmd) = args.bot {
         if let Err(e) = twixt_referee::process::split_command(&cmd) {
             eprintln!("twixt-board: --bot: {e}");

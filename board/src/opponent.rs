@@ -2,15 +2,20 @@
 //! `twixt-bot` runs (its opening table, its swap, its clock), told its clock and its side, fed
 //! turn inputs on a thread; with `--bot CMD`, any command that speaks the protocol, through the
 //! referee's process handling. Either way an answer is awaited with a deadline: a bot that
-//! hangs, crashes or answers nonsense is a fault with its reason, never a hung page.
+//! hangs, crashes or answers nonsense is a fault with its reason, never a hung page. The
+//! engine's trees are reserved from the server's [`memory`](crate::memory) budget for as long
+//! as its thread keeps them.
 
+use crate::memory::{Allowance, Budget, Leaving};
 use std::io::{BufReader, Read, Write};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 use twixt::bot::options::Options;
 use twixt::bot::Bot;
 use twixt::cell::Player;
-use twixt::position::{last_pegs, Move};
+use twixt::position::{last_pegs, LastPegs, Move};
+use twixt::search::Searcher;
 use twixt_referee::clocks::{Clocks, LATE_GRACE};
 use twixt_referee::game::judge_reply;
 use twixt_referee::process::{BotProcess, Reply};
@@ -97,6 +102,8 @@ pub struct Opponent {
     answered: usize,
     /// The game's moves up to its last answer, once it has answered.
     line: Option<Vec<Move>>,
+    /// The bytes of the budget its trees hold (0 for a command).
+    kept: usize,
 }
 
 enum Running {
@@ -105,23 +112,28 @@ enum Running {
 }
 
 impl Opponent {
-    /// Starts the bot to play `side` in a game whose moves so far are `moves`; an error says
-    /// why it could not be started.
+    /// Starts the bot to play `side` in a game whose moves so far are `moves`, the engine's
+    /// trees reserved from `memory`; an error says why it could not be started.
     pub fn start(
         kind: &Kind,
         clock: Clock,
         side: Player,
         moves: &[Move],
+        memory: &Arc<Budget>,
     ) -> Result<Opponent, String> {
-        // The engine is told the last pegs as they were after its own last move: the
-        // opponent's last one comes with the turn, as in a game it played.
-        let own = last_pegs(&moves[..moves.len().saturating_sub(1)]);
+        let mut kept = 0;
         let bot = match kind {
-            Kind::Engine => Running::Engine(EngineThread::start(Bot::joining(
-                clock.engine_options(),
-                side,
-                own,
-            ))),
+            Kind::Engine => {
+                let allowance = memory
+                    .allow(Searcher::MOST_TREES, "the bot")
+                    .map_err(|e| e.message)?;
+                kept = allowance.reservation.bytes();
+                // The engine is told the last pegs as they were after its own last move: the
+                // opponent's last one comes with the turn, as in a game it played.
+                let own = last_pegs(&moves[..moves.len().saturating_sub(1)]);
+                let opts = clock.engine_options();
+                Running::Engine(EngineThread::start(opts, side, own, allowance))
+            }
             Kind::Command(cmd) => Running::Process(
                 BotProcess::spawn(cmd, None).map_err(|e| format!("cannot start the bot: {e:#}"))?,
             ),
@@ -131,6 +143,7 @@ impl Opponent {
             clock,
             answered: 0,
             line: None,
+            kept,
         })
     }
 
@@ -146,6 +159,11 @@ impl Opponent {
     /// Records that its answer was played: `moves` are the game's, up to that answer.
     pub fn played(&mut self, moves: Vec<Move>) {
         self.line = Some(moves);
+    }
+
+    /// The bytes of the budget its trees hold (0 for a command, which is not counted).
+    pub fn kept_bytes(&self) -> usize {
+        self.kept
     }
 
     /// How many turns it has answered.
@@ -200,10 +218,22 @@ impl Opponent {
 struct EngineThread {
     input: Sender<String>,
     lines: Receiver<(String, Instant)>,
+    /// Says its trees' memory is on its way back once it is dropped (its thread then ends).
+    leaving: Leaving,
+}
+
+impl Drop for EngineThread {
+    fn drop(&mut self) {
+        self.leaving.mark();
+    }
 }
 
 impl EngineThread {
-    fn start(mut bot: Bot) -> EngineThread {
+    /// Starts it as `side`, told the game's last pegs after its own last move (`own`), with
+    /// its trees within `memory`, which it gives back once they are dropped.
+    fn start(mut opts: Options, side: Player, own: LastPegs, memory: Allowance) -> EngineThread {
+        opts.params.max_nodes = memory.max_nodes;
+        let leaving = memory.reservation.leaving();
         let (input, turns) = mpsc::channel::<String>();
         let (out, lines) = mpsc::channel();
         std::thread::spawn(move || {
@@ -216,9 +246,14 @@ impl EngineThread {
                 out,
                 line: Vec::new(),
             };
-            bot.run(reader, &mut writer, &mut std::io::sink());
+            Bot::joining(opts, side, own).run(reader, &mut writer, &mut std::io::sink());
+            drop(memory);
         });
-        EngineThread { input, lines }
+        EngineThread {
+            input,
+            lines,
+            leaving,
+        }
     }
 
     /// The reply to `text` within `wait`.
@@ -298,9 +333,14 @@ mod tests {
         Duration::from_millis(n)
     }
 
+    fn budget() -> Arc<Budget> {
+        Budget::new(1 << 30, 2)
+    }
+
     #[test]
     fn the_engine_answers_legal_moves_under_a_set_clock_and_knows_its_side_after_a_swap() {
-        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::Zero, &[]).unwrap();
+        let mut bot =
+            Opponent::start(&Kind::Engine, Clock::Ms(200), Player::Zero, &[], &budget()).unwrap();
         assert!(!bot.needs_first_turn(), "the engine is told its side");
         let mut game = RefGame::new();
         game.play("C5".parse().unwrap()).unwrap();
@@ -323,7 +363,8 @@ mod tests {
                 .map(|m| m.parse().unwrap())
                 .collect()
         };
-        let mut bot = Opponent::start(&Kind::Engine, Clock::Ms(200), Player::One, &[]).unwrap();
+        let mut bot =
+            Opponent::start(&Kind::Engine, Clock::Ms(200), Player::One, &[], &budget()).unwrap();
         assert!(
             bot.follows(&line("E5")),
             "a bot that has not answered joins anywhere"
@@ -345,6 +386,7 @@ mod tests {
             Clock::Ms(200),
             Player::One,
             &[],
+            &budget(),
         )
         .unwrap();
         assert!(
@@ -361,6 +403,7 @@ mod tests {
             Clock::CodinGame,
             Player::One,
             &[],
+            &budget(),
         )
         .unwrap();
         let (reason, _) = dead.ask(turn_input(&RefGame::new())).unwrap_err();
@@ -370,13 +413,15 @@ mod tests {
             Clock::CodinGame,
             Player::One,
             &[],
+            &budget(),
         )
         .unwrap();
         let (reason, detail) = chatty.ask(turn_input(&RefGame::new())).unwrap_err();
         assert_eq!(reason, Reason::Illegal);
         assert!(detail.contains("hello"), "{detail}");
         let nowhere = Kind::Command("/no/such/bot".into());
-        assert!(Opponent::start(&nowhere, Clock::CodinGame, Player::One, &[]).is_err());
+        let started = Opponent::start(&nowhere, Clock::CodinGame, Player::One, &[], &budget());
+        assert!(started.is_err());
     }
 
     #[test]

@@ -11,14 +11,15 @@ use crate::tab::{Tab, View};
 use crate::{ApiError, App};
 use axum::body::Bytes;
 use axum::extract::rejection::BytesRejection;
-use axum::extract::{DefaultBodyLimit, Path, State};
+use axum::extract::{DefaultBodyLimit, Path, Request, State};
 use axum::http::{header, StatusCode};
 use axum::middleware;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
+use http_body_util::BodyExt;
 use serde::de::DeserializeOwned;
-use serde::Deserialize;
+use serde::{Deserialize, Serialize};
 use std::time::Duration;
 use twixt::cell::{Cell, Player};
 use twixt::position::Move;
@@ -28,6 +29,11 @@ use twixt_referee::turn::shorten;
 pub const JSON_LIMIT: usize = 64 * 1024;
 /// The largest file the page may send (a results file of thousands of games).
 pub const UPLOAD_LIMIT: usize = 16 * 1024 * 1024;
+/// How many uploads are read and decoded at once: each holds its file and what is read of it,
+/// so this many bound their memory together. The others wait their turn.
+pub const UPLOADS_AT_ONCE: usize = 2;
+/// The longest an upload waits for its turn before a 429.
+pub const UPLOAD_WAIT: Duration = Duration::from_secs(30);
 /// The analysis's time limit when none is asked for, and the longest one may ask for (ms).
 pub const ANALYSIS_MS: (u64, u64, u64) = (100, 30_000, 120_000);
 
@@ -50,10 +56,7 @@ pub fn router(app: App) -> Router {
         .route(&format!("{board}/setup"), post(set_up))
         .route(&format!("{board}/analysis"), post(analyse).delete(stop))
         .route(&format!("{board}/moves"), post(moves))
-        .route(
-            &format!("{board}/upload"),
-            post(upload).layer(DefaultBodyLimit::max(UPLOAD_LIMIT)),
-        )
+        .route(&format!("{board}/upload"), post(upload))
         .route(&format!("{board}/games"), get(games))
         .route(&format!("{board}/open"), post(open))
         .route(&format!("{board}/turn"), get(turn))
@@ -276,65 +279,121 @@ async fn moves(
 ) -> Answer {
     let req: Moves = parse(body)?;
     let game = library::move_list(&req.moves).map_err(ApiError::bad)?;
-    let lib = library::Library {
-        entries: vec![library::Entry {
-            summary: library::Summary {
-                n: 1,
-                line: 1,
-                title: "pasted moves".into(),
-                end: String::new(),
-                moves: game.len(),
-            },
-            game,
-        }],
-        left_out: library::LeftOut::default(),
-    };
+    let lib = library::Library::pasted(game);
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
     b.load(lib)?;
     Ok(Json(b.view()))
 }
 
-/// A file the page sends as the body: a results file, a record, or a move list. It is read
-/// on a blocking thread: megabytes of lines must not hold up an async worker.
+/// A file the page sends as the body: a results file, a record, or a move list. At most
+/// [`UPLOADS_AT_ONCE`] are taken in at once, body and decoding: the others wait (their bodies
+/// unread), [`UPLOAD_WAIT`] at most, then a 429. It is decoded on a blocking thread:
+/// megabytes of lines must not hold up an async worker.
 async fn upload(
     State(app): State<App>,
     Path(id): Path<String>,
-    body: Result<Bytes, BytesRejection>,
-) -> Result<Json<serde_json::Value>, ApiError> {
-    let bytes = body?;
-    let board = app.boards.get(&id)?;
-    let lib = tokio::task::spawn_blocking(move || library::read_file(&bytes))
+    request: Request,
+) -> Result<Response, ApiError> {
+    let board = match app.boards.get(&id) {
+        Ok(board) => board,
+        Err(e) => {
+            discard(request, UPLOAD_LIMIT).await;
+            return Err(e);
+        }
+    };
+    let turn = tokio::time::timeout(UPLOAD_WAIT, app.uploads.acquire()).await;
+    let Ok(Ok(_turn)) = turn else {
+        discard(request, UPLOAD_LIMIT).await;
+        return Err(ApiError::busy(format!(
+            "the file must wait: this server reads {UPLOADS_AT_ONCE} files at once and others \
+             have been read for {} s; try again in a moment",
+            UPLOAD_WAIT.as_secs()
+        )));
+    };
+    let bytes = whole_body(request, UPLOAD_LIMIT).await?;
+    let lib = tokio::task::spawn_blocking(move || library::read_file(bytes))
         .await
         .map_err(|e| ApiError::bad(format!("the file could not be read: the reader {e}")))?
         .map_err(ApiError::bad)?;
     let mut b = lock(&board);
     b.load(lib)?;
-    Ok(Json(games_answer(&b, true)))
+    Ok(games_answer(&b, true))
+}
+
+/// The body of `request`, at most `limit` bytes (413 past them), read into one buffer of its
+/// announced length: a body gathered in pieces and then joined takes twice its size at once.
+async fn whole_body(request: Request, limit: usize) -> Result<Vec<u8>, ApiError> {
+    let too_large = || ApiError {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        message: format!(
+            "the request body could not be read: it is over the limit of {} MiB",
+            limit >> 20
+        ),
+    };
+    let announced = request
+        .headers()
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok()?.parse::<usize>().ok());
+    if announced.is_some_and(|n| n > limit) {
+        return Err(too_large());
+    }
+    let mut body = request.into_body();
+    let mut bytes = Vec::with_capacity(announced.unwrap_or(0));
+    while let Some(frame) = body.frame().await {
+        let frame =
+            frame.map_err(|e| ApiError::bad(format!("the request body could not be read: {e}")))?;
+        if let Ok(data) = frame.into_data() {
+            if bytes.len() + data.len() > limit {
+                return Err(too_large());
+            }
+            bytes.extend_from_slice(&data);
+        }
+    }
+    Ok(bytes)
+}
+
+/// Reads the body of `request` to its end, or past `limit` bytes, keeping nothing: a client
+/// still sending its file when the answer comes would not see it.
+async fn discard(request: Request, limit: usize) {
+    let mut body = request.into_body();
+    let mut seen = 0;
+    while let Some(Ok(frame)) = body.frame().await {
+        seen += frame.data_ref().map_or(0, |d| d.len());
+        if seen > limit {
+            return;
+        }
+    }
 }
 
 /// The games loaded, the lines left out (the first few named, `left_out_more` the rest), and
-/// the board's view if `with_view`.
-fn games_answer(b: &Tab, with_view: bool) -> serde_json::Value {
-    let (games, left_out) = b.games();
-    let mut answer = serde_json::json!({
-        "games": games,
-        "left_out": left_out.named,
-        "left_out_more": left_out.more,
-    });
-    if with_view {
-        answer["view"] = serde_json::json!(b.view());
-    }
-    answer
+/// the board's view if asked for. Written straight from the board's library: a file's list of
+/// twenty thousand games is not copied on the way.
+#[derive(Serialize)]
+struct GamesAnswer<'a> {
+    games: Vec<&'a library::Summary>,
+    left_out: &'a [String],
+    left_out_more: usize,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    view: Option<View>,
 }
 
-async fn games(
-    State(app): State<App>,
-    Path(id): Path<String>,
-) -> Result<Json<serde_json::Value>, ApiError> {
+/// The [`GamesAnswer`] of board `b`, with its view if `with_view`.
+fn games_answer(b: &Tab, with_view: bool) -> Response {
+    let lib = b.library();
+    Json(GamesAnswer {
+        games: lib.summaries().collect(),
+        left_out: &lib.left_out.named,
+        left_out_more: lib.left_out.more,
+        view: with_view.then(|| b.view()),
+    })
+    .into_response()
+}
+
+async fn games(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let board = app.boards.get(&id)?;
     let answer = games_answer(&lock(&board), false);
-    Ok(Json(answer))
+    Ok(answer)
 }
 
 #[derive(Deserialize)]

@@ -5,13 +5,16 @@
 //! (the answer arrives within its clock); the analysis stops whenever the position changes.
 //! The bot's turn takes one of the server's [`Slots`], as an analysis does: the one the tab's
 //! last analysis holds (it stops for the new search), or a free one; with none, the request
-//! that would start it is refused, nothing changed.
+//! that would start it is refused, nothing changed. Both reserve their trees from the server's
+//! [`memory`](crate::memory) budget; an idle bot's kept trees may be given up for another
+//! tab's search ([`Tab::forget_bot`]).
 
 use crate::drawn::DrawnView;
 use crate::editor::Arrangement;
 use crate::game::{Fault, Game, Played, Players};
-use crate::library::{LeftOut, Library, Summary};
+use crate::library::Library;
 use crate::live::{Analysis, AnalysisView, Job};
+use crate::memory::Budget;
 use crate::opponent::{Answered, Clock, Failed, Kind, Opponent};
 use crate::slots::{Slot, Slots};
 use crate::ApiError;
@@ -41,6 +44,7 @@ pub struct Tab {
     stopped: Option<Analysis>,
     library: Library,
     version: u64,
+    memory: Arc<Budget>,
     /// When a request last touched it.
     pub touched: Instant,
 }
@@ -106,8 +110,9 @@ pub struct View {
 }
 
 impl Tab {
-    /// An empty board whose bot is `kind`; the person plays both sides until a seat is chosen.
-    pub fn new(kind: Kind) -> Tab {
+    /// An empty board whose bot is `kind`, its searches' trees within `memory`; the person
+    /// plays both sides until a seat is chosen.
+    pub fn new(kind: Kind, memory: Arc<Budget>) -> Tab {
         Tab {
             game: Game::default(),
             arrangement: None,
@@ -121,6 +126,7 @@ impl Tab {
             stopped: None,
             library: Library::default(),
             version: 0,
+            memory,
             touched: Instant::now(),
         }
     }
@@ -128,6 +134,25 @@ impl Tab {
     /// Whether the bot is thinking now.
     pub fn busy(&self) -> bool {
         self.thinking
+    }
+
+    /// The bytes of the budget the bot keeps while it waits for its next turn (0 while it
+    /// thinks, or when it keeps none).
+    pub fn kept_bytes(&self) -> usize {
+        match (&self.opponent, self.thinking) {
+            (Some(o), false) => o.kept_bytes(),
+            _ => 0,
+        }
+    }
+
+    /// Gives up the idle bot and its kept trees for another search; it starts again at its
+    /// next turn (reading the game's first turn first). The bytes on their way back.
+    pub fn forget_bot(&mut self) -> usize {
+        let bytes = self.kept_bytes();
+        if bytes > 0 {
+            self.opponent = None;
+        }
+        bytes
     }
 
     fn not_thinking(&self) -> Result<(), ApiError> {
@@ -320,13 +345,15 @@ impl Tab {
         let kept = self.opponent.take().filter(|o| o.follows(&moves));
         let mut opponent = match kept {
             Some(o) => o,
-            None => match Opponent::start(&self.kind, self.clock, seat.other(), &moves) {
-                Ok(o) => o,
-                Err(why) => {
-                    self.bot_note = Some(why);
-                    return;
+            None => {
+                match Opponent::start(&self.kind, self.clock, seat.other(), &moves, &self.memory) {
+                    Ok(o) => o,
+                    Err(why) => {
+                        self.bot_note = Some(why);
+                        return;
+                    }
                 }
-            },
+            }
         };
         // A command started mid-game first reads its first turn of the game, as it did then:
         // it learns its side from it (after a swap, counting pegs would mislead it). The
@@ -410,12 +437,12 @@ impl Tab {
     /// Shows game `n` (from 1) of what was loaded, at its start, with no bot.
     pub fn open(&mut self, n: usize) -> Result<(), ApiError> {
         self.not_thinking()?;
-        let count = self.library.entries.len();
-        let entry = n
-            .checked_sub(1)
-            .and_then(|i| self.library.entries.get(i))
+        let count = self.library.len();
+        let game = self
+            .library
+            .game(n)
             .ok_or_else(|| ApiError::not_found(format!("there is no game {n}: {count} loaded")))?;
-        self.game = entry.game.clone();
+        self.game = game;
         self.arrangement = None;
         self.seat = None;
         self.opponent = None;
@@ -425,12 +452,12 @@ impl Tab {
     }
 
     /// The games loaded and the lines left out.
-    pub fn games(&self) -> (Vec<Summary>, LeftOut) {
-        let list = self.library.entries.iter().map(|e| e.summary.clone());
-        (list.collect(), self.library.left_out.clone())
+    pub fn library(&self) -> &Library {
+        &self.library
     }
 
-    /// Starts analysing the position shown for at most `limit`.
+    /// Starts analysing the position shown for at most `limit`; a 429 when no search slot is
+    /// free for it, or no memory for its tree.
     pub fn analyse(&mut self, limit: Duration, slots: &Arc<Slots>) -> Result<(), ApiError> {
         self.not_thinking()?;
         let (position, history) = match &self.arrangement {
@@ -445,13 +472,14 @@ impl Tab {
             }
         };
         let slot = self.search_slot(slots, "the analysis")?;
+        let memory = self.memory.allow(1, "the analysis")?;
         self.retire_analysis();
         let job = Job {
             position,
             history,
             limit,
         };
-        self.analysis = Some(Analysis::start(job, slot));
+        self.analysis = Some(Analysis::start(job, slot, memory));
         Ok(())
     }
 
@@ -572,7 +600,7 @@ impl Tab {
             over,
             setup,
             analysis: self.analysis.as_ref().map(Analysis::view),
-            games: self.library.entries.len(),
+            games: self.library.len(),
         }
     }
 }

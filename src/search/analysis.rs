@@ -37,8 +37,12 @@ impl Searcher {
             return None;
         }
         let root = safe_root(pos, &moves).unwrap_or(moves);
+        if let Some((_, old)) = self.last.take() {
+            self.recycle(old);
+        }
         self.keep_next = true;
-        Some(self.search(pos, Tree::new(self.params.max_nodes), root, limits))
+        let tree = self.fresh_tree();
+        Some(self.search(pos, tree, root, limits))
     }
 
     /// Searches on in the tree that [`Searcher::analyse`] (or this) kept, when it is of `pos`

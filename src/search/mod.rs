@@ -111,6 +111,11 @@ impl Report {
 }
 
 /// Runs searches with one set of parameters and one random stream.
+///
+/// Its memory is at most [`Searcher::MOST_TREES`] trees of at most `max_nodes` nodes each
+/// ([`Tree::most_bytes`]): the tree searched or kept, and the memory of the one before; a
+/// searcher that only analyses ([`Searcher::analyse`], then [`Searcher::analyse_on`]) holds
+/// one.
 pub struct Searcher {
     params: Params,
     rng: FastRng,
@@ -135,6 +140,11 @@ pub struct Searcher {
 }
 
 impl Searcher {
+    /// The most trees a searcher holds at once (see [`Searcher`]): a host that budgets its
+    /// memory counts this many of [`Tree::most_bytes`].
+    #[cfg(not(codingame))]
+    pub const MOST_TREES: usize = 2;
+
     /// A searcher; the same seed and limits in iterations give the same answers.
     pub fn new(params: Params, seed: u64) -> Searcher {
         Searcher {

@@ -110,6 +110,17 @@ pub(super) fn move_order(mv: Move) -> usize {
 /// Index of the root node.
 pub const ROOT: u32 = 0;
 
+/// Makes room in `v` for `more` items, growing it as `Vec` would (doubling) but never past
+/// `most` items unless more are asked for: the allocator is asked for no more than that.
+#[cfg(not(codingame))]
+fn reserve_within<T>(v: &mut Vec<T>, more: usize, most: usize) {
+    let want = v.len() + more;
+    if want > v.capacity() {
+        let grown = (2 * v.capacity()).min(most).max(want);
+        v.reserve_exact(grown - v.len());
+    }
+}
+
 /// The memory of a tree no longer needed, for the next one (see [`Tree::reusing`]).
 #[derive(Default)]
 pub struct Memory {
@@ -146,6 +157,35 @@ impl Tree {
             minimax,
         }
     }
+
+    /// The most bytes a tree of at most `max_nodes` nodes asks the allocator for: its nodes,
+    /// and with `minimax` (the parameter above 0) their minimax values. Its arrays grow by
+    /// doubling as a `Vec` does, but never past `max_nodes`, so a host that budgets memory can
+    /// bound a search by its `max_nodes`.
+    #[cfg(not(codingame))]
+    pub fn most_bytes(max_nodes: usize, minimax: bool) -> usize {
+        let value = if minimax {
+            std::mem::size_of::<f32>()
+        } else {
+            0
+        };
+        max_nodes.max(1) * (std::mem::size_of::<Node>() + value)
+    }
+
+    /// Makes room for `n` more nodes, and their minimax values when kept, growing the arrays
+    /// by doubling as `Vec` does but never past `max_nodes` ([`Tree::most_bytes`]).
+    #[cfg(not(codingame))]
+    fn room(&mut self, n: usize) {
+        let most = self.max_nodes;
+        reserve_within(&mut self.nodes, n, most);
+        if !self.minimax.is_empty() {
+            reserve_within(&mut self.minimax, n, most);
+        }
+    }
+
+    /// The bundle lets `Vec` grow as it does: CodinGame's memory has room for twice the trees.
+    #[cfg(codingame)]
+    fn room(&mut self, _: usize) {}
 
     /// The tree's memory, for [`Tree::reusing`].
     pub fn into_memory(self) -> Memory {
@@ -238,6 +278,7 @@ impl Tree {
             return false;
         }
         let first = self.nodes.len() as u32;
+        self.room(count);
         self.nodes.extend(moves.map(Node::new));
         if !self.minimax.is_empty() {
             self.minimax.resize(self.nodes.len(), f32::NAN);
@@ -284,6 +325,7 @@ impl Tree {
         let mut queue = std::collections::VecDeque::from([(i, ROOT)]);
         while let Some((old, new)) = queue.pop_front() {
             let first = out.nodes.len() as u32;
+            out.room(self.children(old).len());
             for (k, c) in self.children(old).enumerate() {
                 out.nodes.push(*self.get(c));
                 if keep {
@@ -458,6 +500,26 @@ mod tests {
         let s = t.subtree(2, Memory::default());
         assert_eq!(s.minimax(ROOT), 0.4);
         assert_eq!((s.minimax(1), s.minimax(2)), (0.3, 0.6));
+    }
+
+    #[test]
+    fn a_full_tree_asks_for_no_more_memory_than_its_bound() {
+        // Doubling from 65536 nodes would reach 262144, past this bound.
+        let max = 3 << 16;
+        let moves = |n: usize| (0..n).map(|_| Move::Swap).collect::<Vec<_>>().into_iter();
+        let mut t = Tree::new(max);
+        t.track_minimax();
+        let mut i = ROOT;
+        while t.expand(i, moves(200)) {
+            i += 1;
+        }
+        assert!(t.len() > max - 200, "{} nodes", t.len());
+        let most = |t: &Tree| t.nodes.capacity() * 20 + t.minimax.capacity() * 4;
+        assert!(most(&t) <= Tree::most_bytes(max, true), "{}", most(&t));
+        let kept = t.subtree(ROOT, Memory::default());
+        assert_eq!(kept.len(), t.len());
+        assert!(most(&kept) <= Tree::most_bytes(max, true));
+        assert_eq!(Tree::most_bytes(max, false), max * 20);
     }
 
     #[test]

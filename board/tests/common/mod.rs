@@ -1,4 +1,5 @@
-//! A board server on a free loopback port, for the tests, and a small client for its API.
+//! A board server on a free loopback port, for the tests, and a small client for its API;
+//! [`binary`] starts the real binary instead.
 #![allow(dead_code)]
 
 pub mod binary;
