@@ -66,7 +66,7 @@ fn rand_rlib() -> PathBuf {
 /// code is held to what the bot needs. A change that needs more raises it and says why in its
 /// commit (`git log -L` on this line gives the history; `twixt-bundle` prints what the code
 /// and the weights take).
-const CODE_LIMIT: usize = 62_150;
+const CODE_LIMIT: usize = 62_200;
 
 #[test]
 fn the_bot_bundle_compiles_as_one_file_and_fits() {
