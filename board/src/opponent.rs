@@ -151,9 +151,9 @@ impl Opponent {
     /// of its last answer and one move more. A bot whose line was changed under it (a
     /// take-back, a move at an earlier ply) would remember a last move that is not the game's.
     pub fn follows(&self, moves: &[Move]) -> bool {
-        self.line.as_ref().map_or(true, |line| {
-            moves.len() == line.len() + 1 && moves.starts_with(line)
-        })
+        self.line
+            .as_ref()
+            .is_none_or(|line| moves.len() == line.len() + 1 && moves.starts_with(line))
     }
 
     /// Records that its answer was played: `moves` are the game's, up to that answer.
