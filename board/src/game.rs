@@ -266,6 +266,8 @@ impl Game {
             seed: self.players.seed,
             clocks: self.players.clocks,
             slot: None,
+            engine0: None,
+            engine1: None,
         }
     }
 

@@ -61,9 +61,9 @@ impl fmt::Display for Clocks {
     }
 }
 
-/// The clocks of players 0 and 1 from those of engines A and B, given A's player index: engine
-/// B keeps its clock whichever seat it plays.
-pub fn by_player(engines: [Clocks; 2], a_player: usize) -> [Clocks; 2] {
+/// The clocks (or commands, or names) of players 0 and 1 from those of engines A and B, given
+/// A's player index: engine B keeps its own whichever seat it plays.
+pub fn by_player<T>(engines: [T; 2], a_player: usize) -> [T; 2] {
     let [a, b] = engines;
     if a_player == 0 {
         [a, b]

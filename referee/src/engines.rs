@@ -2,6 +2,7 @@
 //! goes, and the command-line options of `game` and `match` that set them.
 
 use super::clocks::Clocks;
+use super::record::EngineId;
 use anyhow::{Context, Result};
 use std::path::PathBuf;
 
@@ -41,6 +42,8 @@ pub struct Engines {
     pub clocks: [Clocks; 2],
     /// Where to keep each bot's stderr, if anywhere.
     pub stderr_dir: Option<PathBuf>,
+    /// What engines A and B are, when `test` knows it (the records keep it).
+    pub ids: [Option<EngineId>; 2],
 }
 
 impl Engines {
@@ -63,6 +66,7 @@ impl Engines {
             cmds: [cmd_a.to_string(), cmd_b.to_string()],
             clocks: [a, b],
             stderr_dir: options.stderr_dir.clone(),
+            ids: [None, None],
         })
     }
 
@@ -72,6 +76,7 @@ impl Engines {
             cmds: [cmd_a.to_string(), cmd_b.to_string()],
             clocks: [Clocks::CODINGAME; 2],
             stderr_dir: None,
+            ids: [None, None],
         }
     }
 

@@ -51,5 +51,7 @@ pub(crate) fn record(moves: &str, winner: Option<u8>, reason: Reason) -> GameRec
         seed: 0,
         clocks: None,
         slot: None,
+        engine0: None,
+        engine1: None,
     }
 }

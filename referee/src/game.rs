@@ -5,7 +5,7 @@ use super::clocks::{by_player, Clocks, LATE_GRACE};
 use super::engines::Engines;
 use super::openings::start;
 use super::process::{BotProcess, Reply};
-use super::record::{GameRecord, MatchSlot, Reason};
+use super::record::{EngineId, GameRecord, MatchSlot, Reason};
 use super::turn::{shorten, Answer};
 use anyhow::Result;
 use std::path::PathBuf;
@@ -32,6 +32,8 @@ pub struct GameSetup {
     pub stderr_dir: Option<PathBuf>,
     /// The game's place in a match.
     pub slot: Option<MatchSlot>,
+    /// What plays player 0 and player 1, when `test` knows it (kept in the record).
+    pub ids: [Option<EngineId>; 2],
 }
 
 /// One bot answer that was a legal move.
@@ -69,14 +71,14 @@ impl GameSetup {
         slot: Option<MatchSlot>,
     ) -> GameSetup {
         debug_assert!(slot.is_none_or(|s| usize::from(s.a_player) == a_player));
-        let [a, b] = engines.cmds.clone();
         GameSetup {
-            cmds: if a_player == 0 { [a, b] } else { [b, a] },
+            cmds: by_player(engines.cmds.clone(), a_player),
             clocks: by_player(engines.clocks, a_player),
             opening,
             seed,
             stderr_dir: engines.stderr_dir.clone(),
             slot,
+            ids: by_player(engines.ids.clone(), a_player),
         }
     }
 
@@ -249,6 +251,8 @@ fn make_record(
         seed: setup.seed,
         clocks: Some(setup.clocks),
         slot: setup.slot,
+        engine0: setup.ids[0].clone(),
+        engine1: setup.ids[1].clone(),
     }
 }
 

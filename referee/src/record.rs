@@ -99,6 +99,25 @@ impl std::fmt::Display for Pairing {
     }
 }
 
+/// What played one seat of a game that `test` ran: enough to name it and to play it again.
+/// `test` writes every field it has; a reader takes what is there (a record that other tools
+/// wrote may leave out the label or the command).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct EngineId {
+    /// Its short name: a commit as the user gave it, or a binary's file name.
+    #[serde(default)]
+    pub label: String,
+    /// The commit whose bundle it is (the full hash), for an engine built from a commit.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub commit: Option<String>,
+    /// The SHA-256 of its binary (hex), for an engine given as a binary.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub sha256: Option<String>,
+    /// Its command, `{seed}` standing for each game's seed.
+    #[serde(default)]
+    pub cmd: String,
+}
+
 /// One game, as written to a JSON line.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct GameRecord {
@@ -131,6 +150,12 @@ pub struct GameRecord {
     /// The game's place in a match.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub slot: Option<MatchSlot>,
+    /// What played player 0, when `test` ran the game (absent from other records).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine0: Option<EngineId>,
+    /// What played player 1, likewise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub engine1: Option<EngineId>,
 }
 
 impl GameRecord {
@@ -336,6 +361,30 @@ mod tests {
         assert!(p
             .to_string()
             .starts_with("A: a --seed {seed} [clock: 1000 ms first turn"));
+    }
+
+    #[test]
+    fn engines_are_named_when_known_and_read_with_what_they_hold() {
+        let id = EngineId {
+            label: "251a39c".into(),
+            commit: Some("251a39c374fc576c283e3c87dd7cab28becb4b65".into()),
+            sha256: None,
+            cmd: "bin --seed {seed}".into(),
+        };
+        let r = GameRecord {
+            engine0: Some(id.clone()),
+            ..record("E5", Some(0), Reason::Connected)
+        };
+        let text = r.to_json();
+        assert!(text.ends_with(
+            r#""engine0":{"label":"251a39c","commit":"251a39c374fc576c283e3c87dd7cab28becb4b65","cmd":"bin --seed {seed}"}}"#
+        ), "{text}");
+        assert_eq!(serde_json::from_str::<GameRecord>(&text).unwrap(), r);
+        let partial = serde_json::from_str::<EngineId>(r#"{"sha256":"ab"}"#).unwrap();
+        assert_eq!((partial.label.as_str(), partial.cmd.as_str()), ("", ""));
+        assert!(!record("E5", None, Reason::Draw)
+            .to_json()
+            .contains("engine"));
     }
 
     #[test]

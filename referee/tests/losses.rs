@@ -43,6 +43,8 @@ fn lost_game(seed: u64, values: &[&str]) -> GameRecord {
         seed,
         clocks: None,
         slot: None,
+        engine0: None,
+        engine1: None,
     }
 }
 

@@ -230,6 +230,7 @@ fn play(o: &TuneOptions, s: &Settings, p: &Probe, k: usize) -> Result<([u64; 3],
         ],
         clocks: [s.clocks; 2],
         stderr_dir: None,
+        ids: [None, None],
     };
     let options = MatchOptions {
         games: 2 * s.pairs,
