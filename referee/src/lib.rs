@@ -11,9 +11,10 @@
 //! [`shard`] merges the slices of a match played on many machines; [`tune`] runs SPSA over a
 //! bot's parameters; [`losses`] finds where a bot's lost games turned; [`table`] makes
 //! `docs/STRENGTH.md` from the index of matches and their records; [`brutaltester`] speaks
-//! cg-brutaltester's referee contract.
+//! cg-brutaltester's referee contract. [`build`] compiles any commit's bot as CodinGame does.
 
 pub mod brutaltester;
+pub mod build;
 pub mod clocks;
 pub mod engines;
 #[cfg(test)]

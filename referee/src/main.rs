@@ -4,7 +4,7 @@
 //! Exit codes: `game` 0 when a game was played (whatever its result); `match` 0 when all games
 //! were played without SPRT or when the SPRT accepted H1, 1 when it accepted H0, 3 when the games
 //! ran out first; `table --check` 1 when the page differs; 2 for the referee's own errors (bad
-//! arguments, a command that cannot start).
+//! arguments, a command that cannot start, a commit whose bundle does not compile).
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
@@ -12,6 +12,7 @@ use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use twixt_referee::brutaltester;
+use twixt_referee::build::{self, BuildArgs};
 use twixt_referee::engines::{EngineOptions, Engines};
 use twixt_referee::game::{play_game, GameSetup};
 use twixt_referee::losses::suite::{self, SuiteArgs};
@@ -59,6 +60,9 @@ enum Command {
     /// Ask a bot the positions of `losses --fixtures` again: its answer against the move that
     /// lost and a reference search's move (recorded by an earlier run with --record KEY).
     Suite(SuiteArgs),
+    /// Build commits' bots as CodinGame compiles them (cached by commit) and print the
+    /// binaries' paths, one a line.
+    Build(BuildArgs),
     /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
     #[command(long_about = tune::HELP)]
     Tune(TuneArgs),
@@ -188,6 +192,7 @@ fn main() -> ExitCode {
             Command::Merge(m) => run_merge(&m),
             Command::Losses(l) => losses::run(&l),
             Command::Suite(s) => suite::run(&s),
+            Command::Build(b) => build::run(&b),
             Command::Tune(t) => tune::run(&t.options, &t.engines),
             Command::Table(t) => table::run(&t),
         }
