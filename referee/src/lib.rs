@@ -11,8 +11,10 @@
 //! [`shard`] merges the slices of a match played on many machines; [`tune`] runs SPSA over a
 //! bot's parameters; [`losses`] finds where a bot's lost games turned; [`table`] makes
 //! `docs/STRENGTH.md` from the index of matches and their records; [`brutaltester`] speaks
-//! cg-brutaltester's referee contract. [`build`] compiles any commit's bot as CodinGame does.
+//! cg-brutaltester's referee contract. [`build`] compiles any commit's bot as CodinGame does,
+//! and [`ab_test`] plays two commits' bots in a match.
 
+pub mod ab_test;
 pub mod brutaltester;
 pub mod build;
 pub mod clocks;

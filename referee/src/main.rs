@@ -1,23 +1,25 @@
 //! `twixt-referee`: plays Twixt-PP games between any two commands under CodinGame's rules and
 //! clocks, and matches with the statistics that say which engine is stronger.
 //!
-//! Exit codes: `game` 0 when a game was played (whatever its result); `match` 0 when all games
-//! were played without SPRT or when the SPRT accepted H1, 1 when it accepted H0, 3 when the games
-//! ran out first; `table --check` 1 when the page differs; 2 for the referee's own errors (bad
-//! arguments, a command that cannot start, a commit whose bundle does not compile).
+//! Exit codes: `game` 0 when a game was played (whatever its result); `match` and `test` 0 when
+//! all games were played without SPRT or when the SPRT accepted H1, 1 when it accepted H0, 3
+//! when the games ran out first; `table --check` 1 when the page differs; 2 for the referee's
+//! own errors (bad arguments, a command that cannot start, a commit whose bundle does not
+//! compile).
 
 use anyhow::{Context, Result};
 use clap::{Args, Parser, Subcommand};
 use std::io::IsTerminal;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use twixt_referee::ab_test::{self, TestArgs};
 use twixt_referee::brutaltester;
 use twixt_referee::build::{self, BuildArgs};
 use twixt_referee::engines::{EngineOptions, Engines};
 use twixt_referee::game::{play_game, GameSetup};
 use twixt_referee::losses::suite::{self, SuiteArgs};
 use twixt_referee::losses::{self, LossesArgs};
-use twixt_referee::matches::{run_match, say, MatchConfig, MatchEnd, MatchOptions};
+use twixt_referee::matches::{run_printed, MatchConfig, MatchOptions};
 use twixt_referee::openings::parse_opening;
 use twixt_referee::record::{read_readable, read_records, GameRecord};
 use twixt_referee::render::game_report;
@@ -63,6 +65,9 @@ enum Command {
     /// Build commits' bots as CodinGame compiles them (cached by commit) and print the
     /// binaries' paths, one a line.
     Build(BuildArgs),
+    /// Test commit A against commit B (or binaries, bin:PATH) as CodinGame runs them: a match
+    /// at CodinGame's clocks from the balanced book, its results file and its HTML report.
+    Test(TestArgs),
     /// Tune a bot's parameters by SPSA (OpenBench's schedule): see --help.
     #[command(long_about = tune::HELP)]
     Tune(TuneArgs),
@@ -193,6 +198,7 @@ fn main() -> ExitCode {
             Command::Losses(l) => losses::run(&l),
             Command::Suite(s) => suite::run(&s),
             Command::Build(b) => build::run(&b),
+            Command::Test(t) => ab_test::run(t),
             Command::Tune(t) => tune::run(&t.options, &t.engines),
             Command::Table(t) => table::run(&t),
         }
@@ -294,37 +300,5 @@ fn run_merge(m: &MergeArgs) -> Result<i32> {
 fn run_match_cmd(m: MatchArgs) -> Result<i32> {
     let engines = Engines::new(&m.cmd_a, &m.cmd_b, &m.engines)?;
     let cfg = MatchConfig::new(engines, m.options)?;
-    warn_about_cores(cfg.options.workers());
-    print!("{}", cfg.engines.describe());
-    if let Some(shard) = cfg.options.shard {
-        println!("shard {shard}: this run plays only its slice of the pairs; merge adds them up");
-    }
-    let (end, tally) = run_match(&cfg)?;
-    let bar = indicatif::ProgressBar::hidden();
-    say(
-        &bar,
-        &format!("--- final ---\n{}", tally.block(cfg.sprt.as_ref())),
-    );
-    print!("{}", tally.engine_lines(["A", "B"]));
-    println!("{}", end_line(end));
-    Ok(end.exit_code())
-}
-
-fn end_line(end: MatchEnd) -> &'static str {
-    match end {
-        MatchEnd::Played => "Match finished.",
-        MatchEnd::H1 => "SPRT: H1 accepted (A is stronger by about elo1 or more).",
-        MatchEnd::H0 => "SPRT: H0 accepted (A is not stronger than elo0).",
-        MatchEnd::Inconclusive => "SPRT: inconclusive (no bound reached before the games ran out).",
-    }
-}
-
-fn warn_about_cores(concurrency: usize) {
-    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
-    if concurrency > cores {
-        eprintln!(
-            "warning: --concurrency {concurrency} is above the {cores} cores of this machine: bots \
-             that think for their whole clock fight for cores, and overload shows up as timeouts"
-        );
-    }
+    Ok(run_printed(&cfg, ["A", "B"])?.exit_code())
 }

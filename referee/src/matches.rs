@@ -228,6 +228,18 @@ impl MatchEnd {
             MatchEnd::Inconclusive => 3,
         }
     }
+
+    /// The match's last line.
+    pub fn line(self) -> &'static str {
+        match self {
+            MatchEnd::Played => "Match finished.",
+            MatchEnd::H1 => "SPRT: H1 accepted (A is stronger by about elo1 or more).",
+            MatchEnd::H0 => "SPRT: H0 accepted (A is not stronger than elo0).",
+            MatchEnd::Inconclusive => {
+                "SPRT: inconclusive (no bound reached before the games ran out)."
+            }
+        }
+    }
 }
 
 /// Runs the match, printing as it goes; returns how it ended and the final counts.
@@ -314,6 +326,36 @@ fn verdict_end(cfg: &MatchConfig, tally: &Tally) -> Option<MatchEnd> {
         Verdict::AcceptH1 => Some(MatchEnd::H1),
         Verdict::AcceptH0 => Some(MatchEnd::H0),
         Verdict::Continue => None,
+    }
+}
+
+/// Runs the match as `match` and `test` show it: the engines, a result block every few pairs,
+/// then the final block, each engine's faults and answer times (under `names`), and how it
+/// ended.
+pub fn run_printed(cfg: &MatchConfig, names: [&str; 2]) -> Result<MatchEnd> {
+    warn_about_cores(cfg.options.workers());
+    print!("{}", cfg.engines.describe());
+    if let Some(shard) = cfg.options.shard {
+        println!("shard {shard}: this run plays only its slice of the pairs; merge adds them up");
+    }
+    let (end, tally) = run_match(cfg)?;
+    let bar = ProgressBar::hidden();
+    say(
+        &bar,
+        &format!("--- final ---\n{}", tally.block(cfg.sprt.as_ref())),
+    );
+    print!("{}", tally.engine_lines(names));
+    println!("{}", end.line());
+    Ok(end)
+}
+
+fn warn_about_cores(concurrency: usize) {
+    let cores = thread::available_parallelism().map_or(1, |n| n.get());
+    if concurrency > cores {
+        eprintln!(
+            "warning: --concurrency {concurrency} is above the {cores} cores of this machine: bots \
+             that think for their whole clock fight for cores, and overload shows up as timeouts"
+        );
     }
 }
 

@@ -2,7 +2,8 @@
 //! (an sshd this test starts on the loopback) and through a single-node Slurm (munged,
 //! slurmctld and slurmd this test starts), each checked against the same run on one machine:
 //! the merged self-play file byte for byte, the merged match game for game, the tune's
-//! trajectory row for row; and a shard killed halfway, then resumed. The self-play's folder
+//! trajectory row for row; on Slurm a `test` too, its merged games naming their engines; and
+//! a shard killed halfway, then resumed. The self-play's folder
 //! has a space in its name, and over ssh its program is named by a relative path, so that the
 //! script sends it. A test ends only processes it started (by their id, found below its own
 //! sshd), so both run at once beside a real self-play run. Without the tools (Debian: parallel
@@ -12,34 +13,13 @@
 mod common;
 mod machines;
 
-use common::{scratch, unavailable, workspace_root};
+use common::{binary, scratch, unavailable, workspace_root};
 use machines::{missing, procs, Slurm, Sshd};
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::time::{Duration, Instant};
 use twixt_referee::record::{read_records, GameRecord};
-
-/// A sibling binary of the workspace (`twixt-train`, `twixt-bot`), built if it is not yet.
-fn binary(name: &str) -> PathBuf {
-    let dir = Path::new(env!("CARGO_BIN_EXE_twixt-referee"))
-        .parent()
-        .unwrap();
-    let path = dir.join(name);
-    if !path.is_file() {
-        let package = if name == "twixt-bot" { "twixt" } else { name };
-        let mut build = Command::new(std::env::var("CARGO").unwrap_or("cargo".into()));
-        build.args(["build", "-q", "-p", package, "--bins"]);
-        if dir.ends_with("release") {
-            build.arg("--release");
-        }
-        assert!(
-            build.status().unwrap().success(),
-            "cargo build -p {package}"
-        );
-    }
-    path
-}
 
 fn ok(out: Output, what: &str) -> String {
     let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
@@ -378,6 +358,7 @@ fn self_play_a_match_and_a_tune_on_slurm_are_one_machine_s() {
     self_play_on_slurm(&dir, &env);
     failures_on_slurm(&dir, &env);
     match_on_slurm(&dir, &env);
+    test_on_slurm(&dir, &env);
     tune_on_slurm(&dir, &env);
 }
 
@@ -444,6 +425,24 @@ fn match_on_slurm(dir: &Path, env: &[(&str, &Path)]) {
     assert_match_is_one_machine_s(dir);
 }
 
+/// A test between two binaries as an array job: the merged games name what played them.
+fn test_on_slurm(dir: &Path, env: &[(&str, &Path)]) {
+    let referee = Path::new(env!("CARGO_BIN_EXE_twixt-referee"));
+    let engine = format!("bin:{}", common::bot("quick.sh"));
+    let mut args = slurm_head(2, "t", referee, "test");
+    args.extend([engine.clone(), engine]);
+    args.extend(strings(&["--games", "4", "--openings", "random"]));
+    let bot = binary("twixt-bot");
+    let env: Vec<(&str, &Path)> = env.iter().copied().chain([("TWIXT_BOT", &*bot)]).collect();
+    let out = ok(cluster(dir, &args, &env), "the array job's test");
+    assert!(out.contains("--- merged: 4 games ---"), "{out}");
+    let merged = read_records(&dir.join("t/merged.jsonl")).unwrap();
+    let labels = |r: &GameRecord| [&r.engine0, &r.engine1].map(|e| e.clone().map(|e| e.label));
+    assert!(merged
+        .iter()
+        .all(|r| labels(r) == [Some("quick.sh".into()), Some("quick.sh".into())]));
+}
+
 /// A tune in a two-task allocation, its slices run by srun: its trajectory is the one-machine
 /// run's.
 fn tune_on_slurm(dir: &Path, env: &[(&str, &Path)]) {
@@ -497,6 +496,10 @@ fn the_script_names_each_refusal() {
         (
             format!("--slurm {rest}").replace(" --games 3", ""),
             "COMMAND needs --games",
+        ),
+        (
+            format!("--slurm {rest} --report r.html").replace("selfplay", "test a b"),
+            "leave --report out of COMMAND",
         ),
     ];
     for (line, message) in cases {

@@ -17,6 +17,27 @@ pub fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// A sibling binary of the workspace (`twixt-train`, `twixt-bot`), built if it is not yet.
+pub fn binary(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_BIN_EXE_twixt-referee"))
+        .parent()
+        .unwrap();
+    let path = dir.join(name);
+    if !path.is_file() {
+        let package = if name == "twixt-bot" { "twixt" } else { name };
+        let mut build = Command::new(std::env::var("CARGO").unwrap_or("cargo".into()));
+        build.args(["build", "-q", "-p", package, "--bins"]);
+        if dir.ends_with("release") {
+            build.arg("--release");
+        }
+        assert!(
+            build.status().unwrap().success(),
+            "cargo build -p {package}"
+        );
+    }
+    path
+}
+
 /// The command line of a fault bot, e.g. `bot("scripted.sh E5 F7")`.
 pub fn bot(line: &str) -> String {
     format!("{}/tests/fault_bots/{line}", env!("CARGO_MANIFEST_DIR"))
