@@ -26,7 +26,7 @@ pub const RANDOM_PEGS: usize = 2;
      default), two random pegs, the empty board, or a file of one opening a line"
 )))]
 #[command(mut_arg("results", |a| a.help(
-    "Keep one JSON line per game here [default: docs/matches/test-A-vs-B-OPENINGS.jsonl, A \
+    "Keep one JSON line per game here [default: target/tests/test-A-vs-B-OPENINGS.jsonl, A \
      and B short hashes or file names]"
 )))]
 // `match`'s --resume needs --results; a test has a results file of its own.
@@ -116,7 +116,7 @@ pub fn run(args: TestArgs) -> Result<i32> {
             ids[1].label,
             start.name(&root)
         );
-        root.join("docs/matches").join(name + ".jsonl")
+        root.join("target/tests").join(name + ".jsonl")
     });
     check_results(&results, options.resume)?;
     options.results = Some(results.clone());

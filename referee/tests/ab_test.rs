@@ -72,13 +72,13 @@ fn a_test_names_what_played_and_keeps_its_results_and_report() {
         "{stdout}"
     );
     assert!(stdout.contains(
-        "from 2 random pegs; games in docs/matches/test-quick.sh-vs-quick.sh-random.jsonl"
+        "from 2 random pegs; games in target/tests/test-quick.sh-vs-quick.sh-random.jsonl"
     ));
     assert!(
         stdout.contains("quick.sh: timeouts 0, illegal moves 0, crashes 0"),
         "{stdout}"
     );
-    let results = dir.join("docs/matches/test-quick.sh-vs-quick.sh-random.jsonl");
+    let results = dir.join("target/tests/test-quick.sh-vs-quick.sh-random.jsonl");
     let records = read_records(&results).unwrap();
     assert_eq!(records.len(), 2);
     assert_named(&records);
