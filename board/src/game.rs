@@ -1,9 +1,11 @@
-//! A game on the board: the moves from the empty board, judged by the reference rules (as the
-//! referee judges), and the ply shown. Stepping moves the ply; a move played at an earlier ply
-//! cuts the moves after it. A fault of the bot (late, illegal, crashed) ends the game as the
-//! referee would end it.
+//! A game on the board: the tree of moves from the empty board ([`tree`](crate::tree)), judged
+//! by the reference rules (as the referee judges), the line shown and the ply shown on it.
+//! Stepping moves the ply along the line; a move played at an earlier ply starts a variation
+//! (the line played before stays), or steps into the move already played there. A fault of the
+//! bot (late, illegal, crashed) ends its line as the referee would end the game.
 
 use crate::drawn::Drawn;
+use crate::tree::{Branch, Node, MAX_NODES};
 use twixt::cell::{Cell, Player};
 use twixt::position::{last_pegs, Move, Outcome, Position};
 use twixt_referee::clocks::Clocks;
@@ -64,12 +66,16 @@ impl Default for Players {
     }
 }
 
-/// A game and the ply the board shows.
+/// A game's tree of moves, the line shown (a path from the start to the end of a line), and
+/// the ply shown on it.
 #[derive(Clone, Debug, Default)]
 pub struct Game {
+    root: Branch,
+    /// The line shown: a node's path ([`tree`](crate::tree)) followed to its line's end.
+    line: Vec<usize>,
+    /// The moves of `line`.
     moves: Vec<Played>,
     ply: usize,
-    fault: Option<Fault>,
     /// Who played it.
     pub players: Players,
 }
@@ -81,15 +87,38 @@ impl Game {
         let plain: Vec<Move> = moves.iter().map(|p| p.mv).collect();
         RefGame::from_moves(&plain)
             .map_err(|(i, e)| format!("move {} ({}): {e}", i + 1, plain[i]))?;
-        Ok(Game {
-            moves,
-            ply: 0,
-            fault: None,
-            players,
-        })
+        let mut root = Branch::default();
+        for played in moves.into_iter().rev() {
+            let mut node = Node::leaf(played);
+            node.after = root;
+            root = Branch {
+                fault: None,
+                next: vec![node],
+            };
+        }
+        Ok(Game::of_tree(root, players))
     }
 
-    /// The number of moves.
+    /// A game of the tree `root` (its moves checked by the rules), shown at its start on its
+    /// main line.
+    pub fn of_tree(root: Branch, players: Players) -> Game {
+        let mut game = Game {
+            root,
+            players,
+            ..Game::default()
+        };
+        game.show(Vec::new());
+        game
+    }
+
+    /// Shows the node at `path` (which must be in the tree) on the line that follows it.
+    fn show(&mut self, path: Vec<usize>) {
+        self.ply = path.len();
+        self.line = self.root.extended(path);
+        self.moves = self.root.moves_along(&self.line);
+    }
+
+    /// The number of moves of the line shown.
     pub fn len(&self) -> usize {
         self.moves.len()
     }
@@ -104,17 +133,32 @@ impl Game {
         self.ply
     }
 
-    /// The moves.
+    /// The moves of the line shown.
     pub fn moves(&self) -> &[Played] {
         &self.moves
     }
 
-    /// The fault that ended the game, if one did.
-    pub fn fault(&self) -> Option<&Fault> {
-        self.fault.as_ref()
+    /// The tree of moves.
+    pub fn tree(&self) -> &Branch {
+        &self.root
     }
 
-    /// Shows ply `ply`; an error when the game is shorter.
+    /// The line shown, as a node's path.
+    pub fn line(&self) -> &[usize] {
+        &self.line
+    }
+
+    /// The fault that ended the line shown, if one did.
+    pub fn fault(&self) -> Option<&Fault> {
+        self.end().fault.as_ref()
+    }
+
+    /// The position at the end of the line shown.
+    fn end(&self) -> &Branch {
+        self.root.at(&self.line).expect("the line is in the tree")
+    }
+
+    /// Shows ply `ply` of the line shown; an error when the line is shorter.
     pub fn goto(&mut self, ply: usize) -> Result<(), String> {
         if ply > self.moves.len() {
             return Err(format!(
@@ -124,6 +168,70 @@ impl Game {
         }
         self.ply = ply;
         Ok(())
+    }
+
+    /// Shows the node at `path` on the line that follows it; an error when it is not in the
+    /// tree.
+    pub fn goto_node(&mut self, path: &[usize]) -> Result<(), String> {
+        self.root
+            .at(path)
+            .ok_or_else(|| format!("{} is not a move of the tree", node_name(path)))?;
+        self.show(path.to_vec());
+        Ok(())
+    }
+
+    /// Makes the line through the node at `path` the main line, and shows that node.
+    pub fn promote(&mut self, path: &[usize]) -> Result<(), String> {
+        self.goto_node(path)?;
+        for depth in 0..path.len() {
+            let branch = self.root.at_mut(&vec![0; depth]).expect("the main line");
+            let node = branch.next.remove(path[depth]);
+            branch.next.insert(0, node);
+        }
+        self.show(vec![0; path.len()]);
+        Ok(())
+    }
+
+    /// Deletes the move at `path` and the moves after it; the line shown moves to its parent
+    /// when it went through it.
+    pub fn delete(&mut self, path: &[usize]) -> Result<(), String> {
+        let Some((&last, parent)) = path.split_last() else {
+            return Err("the start of the game cannot be deleted".into());
+        };
+        self.root
+            .at(path)
+            .ok_or_else(|| format!("{} is not a move of the tree", node_name(path)))?;
+        let mut shown = self.line[..self.ply].to_vec();
+        if shown.len() >= path.len() && shown[..parent.len()] == *parent {
+            let d = parent.len();
+            if shown[d] == last {
+                shown.truncate(d);
+            } else if shown[d] > last {
+                shown[d] -= 1;
+            }
+        }
+        let branch = self.root.at_mut(parent).expect("checked above");
+        branch.next.remove(last);
+        self.show(shown);
+        Ok(())
+    }
+
+    /// The node shown's siblings before and after it, or those of the nearest move before it
+    /// that has any: where up and down go.
+    pub fn siblings(&self) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+        for d in (0..self.ply).rev() {
+            let count = self.root.at(&self.line[..d]).map_or(0, |b| b.next.len());
+            if count > 1 {
+                let at = |i: usize| {
+                    let mut p = self.line[..d].to_vec();
+                    p.push(i);
+                    p
+                };
+                let i = self.line[d];
+                return ((i > 0).then(|| at(i - 1)), (i + 1 < count).then(|| at(i + 1)));
+            }
+        }
+        (None, None)
     }
 
     /// The reference game at the ply shown.
@@ -152,40 +260,74 @@ impl Game {
         last_pegs(&moves)
     }
 
-    /// Plays `played` at the ply shown (the moves after it are cut), if the rules allow it.
+    /// Plays `played` at the ply shown, if the rules allow it: the move already played there
+    /// is stepped into, another starts a variation (the first move there is the main line's).
+    /// An error too when the tree holds [`MAX_NODES`] moves.
     pub fn play(&mut self, played: Played) -> Result<(), String> {
-        if self.ply == self.moves.len() {
-            if let Some(f) = &self.fault {
-                return Err(format!("the game is over: player {} {}", f.loser, f.detail));
-            }
+        let here = self.line[..self.ply].to_vec();
+        let branch = self.root.at(&here).expect("the line is in the tree");
+        if let Some(f) = &branch.fault {
+            return Err(format!("the game is over: player {} {}", f.loser, f.detail));
         }
         let game = self.reference();
         game.check(played.mv)
             .map_err(|e| format!("{} is not legal here: {e}", played.mv))?;
-        self.moves.truncate(self.ply);
-        self.fault = None;
-        self.moves.push(played);
-        self.ply += 1;
+        let mut path = here;
+        match branch.next.iter().position(|n| n.played.mv == played.mv) {
+            Some(i) => path.push(i),
+            None => {
+                if self.root.size() >= MAX_NODES {
+                    return Err(format!(
+                        "the tree holds {MAX_NODES} moves: delete a variation first"
+                    ));
+                }
+                let branch = self.root.at_mut(&path).expect("the line is in the tree");
+                branch.next.push(Node::leaf(played));
+                path.push(branch.next.len() - 1);
+            }
+        }
+        self.show(path);
         Ok(())
     }
 
-    /// Ends the game at its last move with the bot's fault.
-    pub fn end_by(&mut self, fault: Fault) {
-        self.ply = self.moves.len();
-        self.fault = Some(fault);
+    /// Plays `moves` one after the other from the node at `path` (as [`Game::play`] does):
+    /// a line played out as a variation. Nothing changes when one is refused: the error names
+    /// it (from 1).
+    pub fn play_line(&mut self, path: &[usize], moves: &[Move]) -> Result<(), String> {
+        let mut game = self.clone();
+        game.goto_node(path)?;
+        for (i, &mv) in moves.iter().enumerate() {
+            game.play(Played::plain(mv))
+                .map_err(|e| format!("move {} of the line: {e}", i + 1))?;
+        }
+        *self = game;
+        Ok(())
     }
 
-    /// Cuts the game at the ply shown (take back).
+    /// Ends the line shown at its last move with the bot's fault.
+    pub fn end_by(&mut self, fault: Fault) {
+        self.ply = self.moves.len();
+        let end = self.root.at_mut(&self.line).expect("the line is in the tree");
+        end.fault = Some(fault);
+    }
+
+    /// Takes back the move after the ply shown: it and the moves after it leave the tree (the
+    /// other variations there stay), and so does a fault there.
     pub fn cut(&mut self) {
-        self.moves.truncate(self.ply);
-        self.fault = None;
+        let here = self.line[..self.ply].to_vec();
+        let branch = self.root.at_mut(&here).expect("the line is in the tree");
+        branch.fault = None;
+        if self.ply < self.line.len() {
+            branch.next.remove(self.line[self.ply]);
+        }
+        self.show(here);
     }
 
     /// How the game stands at the ply shown: over on the board, over by a fault (at the last
     /// ply), or going on.
     pub fn ending(&self) -> Option<(Option<Player>, Reason, String)> {
         if self.ply == self.moves.len() {
-            if let Some(f) = &self.fault {
+            if let Some(f) = self.fault() {
                 let detail = format!("player {} {}", f.loser, f.detail);
                 return Some((Some(f.loser.other()), f.reason, detail));
             }
@@ -233,10 +375,18 @@ impl Game {
         turn_input(&self.reference_at(ply))
     }
 
-    /// The whole game as a record `twixt-referee show` reads. A game still going on is
+    /// The main line as a record `twixt-referee show` reads. A game still going on is
     /// written as a draw whose detail says it was not finished.
     pub fn record(&self) -> GameRecord {
-        let ending = self.ending_at_end();
+        let mut main = self.clone();
+        main.show(Vec::new());
+        main.ply = main.moves.len();
+        main.line_record()
+    }
+
+    /// The line shown, to its end, as a record.
+    fn line_record(&self) -> GameRecord {
+        let ending = self.ending();
         let (winner, reason, detail) = ending.unwrap_or_else(|| {
             (
                 None,
@@ -271,11 +421,16 @@ impl Game {
         }
     }
 
-    fn ending_at_end(&self) -> Option<(Option<Player>, Reason, String)> {
-        let mut end = self.clone();
-        end.ply = end.moves.len();
-        end.ending()
+    /// The tree as text ([`tree`](crate::tree)).
+    pub fn text(&self) -> String {
+        self.root.write()
     }
+}
+
+/// A node's path as the page names it: `0.1.0` (the start: the empty text).
+pub fn node_name(path: &[usize]) -> String {
+    let names: Vec<String> = path.iter().map(usize::to_string).collect();
+    names.join(".")
 }
 
 #[cfg(test)]
@@ -290,8 +445,12 @@ mod tests {
         Game::from_moves(moves, Players::default()).unwrap()
     }
 
+    fn mv(name: &str) -> Played {
+        Played::plain(name.parse().unwrap())
+    }
+
     #[test]
-    fn a_move_at_an_earlier_ply_cuts_the_rest_and_illegal_moves_are_named() {
+    fn a_move_at_an_earlier_ply_starts_a_variation_and_illegal_moves_are_named() {
         let mut g = game("E5 F7 G9");
         g.goto(1).unwrap();
         assert!(g.goto(4).unwrap_err().contains("past the end"));
@@ -300,7 +459,9 @@ mod tests {
         let err = g.play(Played::plain("E1".parse().unwrap())).unwrap_err();
         assert!(err.contains("opponent's border"), "{err}");
         g.play(Played::plain("D4".parse().unwrap())).unwrap();
-        assert_eq!((g.len(), g.ply()), (2, 2));
+        assert_eq!((g.len(), g.ply(), g.line()), (2, 2, &[0, 1][..]));
+        assert_eq!(g.text(), "E5 F7 (D4) G9");
+        assert_eq!(g.record().moves, ["E5", "F7", "G9"]);
         assert_eq!(
             g.history(),
             [Some("D4".parse().unwrap()), Some("E5".parse().unwrap())]
@@ -354,6 +515,57 @@ mod tests {
         g.goto(0).unwrap();
         g.cut();
         assert!(g.is_empty() && g.fault().is_none());
+    }
+
+    #[test]
+    fn the_same_move_steps_in_and_variations_are_entered_promoted_and_deleted() {
+        let mut g = game("E5 F7 G9");
+        g.goto(1).unwrap();
+        g.play(mv("F7")).unwrap();
+        assert_eq!((g.len(), g.ply(), g.text().as_str()), (3, 2, "E5 F7 G9"));
+        g.goto(1).unwrap();
+        g.play(mv("D4")).unwrap();
+        g.play(mv("C3")).unwrap();
+        g.goto(1).unwrap();
+        g.play(mv("H3")).unwrap();
+        assert_eq!(g.text(), "E5 F7 (D4 C3) (H3) G9");
+        assert_eq!(g.siblings(), (Some(vec![0, 1]), None));
+        g.goto_node(&[0, 1, 0]).unwrap();
+        assert_eq!((g.ply(), g.history()[0]), (3, Some("C3".parse().unwrap())));
+        assert_eq!(g.siblings(), (Some(vec![0, 0]), Some(vec![0, 2])));
+        assert!(g.goto_node(&[0, 3]).unwrap_err().contains("0.3 is not a move"));
+        g.promote(&[0, 1, 0]).unwrap();
+        assert_eq!(g.text(), "E5 D4 (F7 G9) (H3) C3");
+        assert_eq!((g.line(), g.ply()), (&[0, 0, 0][..], 3));
+        assert_eq!(g.record().moves, ["E5", "D4", "C3"]);
+        g.goto_node(&[0, 2]).unwrap();
+        g.delete(&[0, 1]).unwrap();
+        assert_eq!((g.text().as_str(), g.line()), ("E5 D4 (H3) C3", &[0, 1][..]));
+        g.delete(&[0, 1]).unwrap();
+        assert_eq!((g.text().as_str(), g.line(), g.ply()), ("E5 D4 C3", &[0, 0, 0][..], 1));
+        assert!(g.delete(&[]).is_err() && g.delete(&[1]).is_err());
+    }
+
+    #[test]
+    fn take_back_and_a_fault_inside_a_variation_leave_the_main_line() {
+        let mut g = game("E5 F7 G9");
+        g.play_line(&[0], &["D4".parse().unwrap(), "C3".parse().unwrap()]).unwrap();
+        assert_eq!((g.text().as_str(), g.ply()), ("E5 F7 (D4 C3) G9", 3));
+        let bad = g.play_line(&[0], &["D4".parse().unwrap(), "D4".parse().unwrap()]);
+        assert!(bad.unwrap_err().starts_with("move 2 of the line: D4 is not legal"));
+        g.end_by(Fault {
+            loser: Player::One,
+            reason: Reason::Crash,
+            detail: "crashed".into(),
+        });
+        assert!(g.ending().is_some() && g.play(mv("B2")).is_err());
+        assert_eq!(g.record().reason, Reason::Draw);
+        g.goto(2).unwrap();
+        g.cut();
+        assert_eq!((g.text().as_str(), g.len()), ("E5 F7 (D4) G9", 2));
+        g.goto(1).unwrap();
+        g.cut();
+        assert_eq!((g.text().as_str(), g.line()), ("E5 F7 G9", &[0, 0, 0][..]));
     }
 
     #[test]

@@ -5,7 +5,7 @@
 //! [`routes`] is the HTTP API and [`page`] the page it serves (HTML, CSS and script, all in
 //! the binary: the page fetches nothing from outside); the [`guard`] lets only that page drive
 //! it. A [`registry`] holds one [`tab`] per browser tab: a [`game`] judged by the reference
-//! rules, or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
+//! rules (a [`tree`] of moves), or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
 //! answers on a thread under its clock, the [`live`] analysis searches on a thread in slices,
 //! both within the server's search [`slots`] and its [`memory`] budget for search trees, and
 //! [`library`] reads games brought as text, a few files at a time.
@@ -25,6 +25,7 @@ pub mod registry;
 pub mod routes;
 pub mod slots;
 pub mod tab;
+pub mod tree;
 
 pub use error::ApiError;
 

@@ -1,0 +1,248 @@
+//! The tree of a game's moves: every move played from a position is kept, the first is the
+//! main line's, the others are its variations; and the text that writes a tree and reads it
+//! back (docs/BOARD.md, "Variations"): moves separated by spaces, a variation in parentheses
+//! after the move it replaces, as PGN writes them.
+//!
+//! A node is named by its path: the index of the move chosen among its siblings at every ply
+//! from the start (the main line's moves are all zeros).
+
+use crate::game::{Fault, Played};
+use twixt::position::Move;
+use twixt_referee::turn::shorten;
+use twixt_reference::RefGame;
+
+/// The most moves a tree holds (the main line and every variation): bounds a board's memory
+/// and the depth the text nests to.
+pub const MAX_NODES: usize = 2000;
+
+/// A position of the tree: the moves played from it (the first is the main line's), or the
+/// fault that ended the game there.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Branch {
+    /// How the game ended here when the bot failed to move (none has followed it).
+    pub fault: Option<Fault>,
+    /// The moves played from here, the main line's first.
+    pub next: Vec<Node>,
+}
+
+/// A move of the tree and the position after it.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Node {
+    /// The move.
+    pub played: Played,
+    /// The position after it.
+    pub after: Branch,
+}
+
+impl Node {
+    /// A move with nothing after it yet.
+    pub fn leaf(played: Played) -> Node {
+        Node {
+            played,
+            after: Branch::default(),
+        }
+    }
+}
+
+impl Branch {
+    /// The branch at the end of `path` from here, if every step is a move of the tree.
+    pub fn at(&self, path: &[usize]) -> Option<&Branch> {
+        path.iter()
+            .try_fold(self, |b, &i| b.next.get(i).map(|n| &n.after))
+    }
+
+    /// The branch at the end of `path`, to change it.
+    pub fn at_mut(&mut self, path: &[usize]) -> Option<&mut Branch> {
+        path.iter()
+            .try_fold(self, |b, &i| b.next.get_mut(i).map(|n| &mut n.after))
+    }
+
+    /// The moves along `path` (which must be in the tree).
+    pub fn moves_along(&self, path: &[usize]) -> Vec<Played> {
+        let mut b = self;
+        let mut moves = Vec::with_capacity(path.len());
+        for &i in path {
+            moves.push(b.next[i].played.clone());
+            b = &b.next[i].after;
+        }
+        moves
+    }
+
+    /// `path` followed along the main moves to the end of its line.
+    pub fn extended(&self, mut path: Vec<usize>) -> Vec<usize> {
+        let mut b = self.at(&path).expect("the path is in the tree");
+        while let Some(n) = b.next.first() {
+            path.push(0);
+            b = &n.after;
+        }
+        path
+    }
+
+    /// How many moves the tree holds.
+    pub fn size(&self) -> usize {
+        self.next.iter().map(|n| 1 + n.after.size()).sum()
+    }
+
+    /// The tree as text: the main line, each variation in parentheses after the move it
+    /// replaces.
+    pub fn write(&self) -> String {
+        let mut words = Vec::new();
+        self.write_into(&mut words);
+        let mut text = String::new();
+        for (i, w) in words.iter().enumerate() {
+            let glued = i == 0 || w == ")" || words[i - 1] == "(";
+            if !glued {
+                text.push(' ');
+            }
+            text.push_str(w);
+        }
+        text
+    }
+
+    fn write_into(&self, words: &mut Vec<String>) {
+        let Some((main, others)) = self.next.split_first() else {
+            return;
+        };
+        words.push(main.played.mv.to_string());
+        for v in others {
+            words.push("(".into());
+            words.push(v.played.mv.to_string());
+            v.after.write_into(words);
+            words.push(")".into());
+        }
+        main.after.write_into(words);
+    }
+}
+
+/// Reads a tree written by [`Branch::write`]; the error names the word (from 1) that is not a
+/// move, a move the rules refuse, or a parenthesis out of place.
+pub fn read(text: &str) -> Result<Branch, String> {
+    let mut reader = Reader::default();
+    let words = text.split(|c: char| c.is_whitespace() || c == ',');
+    let words = words.flat_map(split_parentheses).filter(|w| !w.is_empty());
+    for (i, word) in words.enumerate() {
+        let at = format!("word {} {:?}", i + 1, shorten(word));
+        match word {
+            "(" => reader.open(&at)?,
+            ")" => reader.close(&at)?,
+            _ => reader.take(word, &at)?,
+        }
+    }
+    if let Some((_, opened)) = reader.open.last() {
+        return Err(format!("the variation opened at {opened} is not closed"));
+    }
+    if reader.root.next.is_empty() {
+        return Err("no move in the text".into());
+    }
+    Ok(reader.root)
+}
+
+/// `word` with its parentheses as words of their own: `(E5` is `(` and `E5`.
+fn split_parentheses(word: &str) -> Vec<&str> {
+    let mut parts = Vec::new();
+    let mut start = 0;
+    for (i, c) in word.char_indices() {
+        if c == '(' || c == ')' {
+            parts.push(&word[start..i]);
+            parts.push(&word[i..i + 1]);
+            start = i + 1;
+        }
+    }
+    parts.push(&word[start..]);
+    parts
+}
+
+/// What [`read`] has read so far.
+#[derive(Default)]
+struct Reader {
+    root: Branch,
+    /// The path of the last move read.
+    path: Vec<usize>,
+    /// The variations open: the path to return to at their `)`, and where each was opened.
+    open: Vec<(Vec<usize>, String)>,
+    /// Whether the last word was `(`: a variation must start with a move.
+    fresh: bool,
+    size: usize,
+}
+
+impl Reader {
+    fn open(&mut self, at: &str) -> Result<(), String> {
+        if self.path.is_empty() || self.fresh {
+            return Err(format!("{at}: a variation must follow the move it replaces"));
+        }
+        self.open.push((self.path.clone(), at.to_string()));
+        self.path.pop();
+        self.fresh = true;
+        Ok(())
+    }
+
+    fn close(&mut self, at: &str) -> Result<(), String> {
+        if self.fresh {
+            return Err(format!("{at}: a variation holds one move at least"));
+        }
+        let (path, _) = self
+            .open
+            .pop()
+            .ok_or_else(|| format!("{at} closes no variation"))?;
+        self.path = path;
+        Ok(())
+    }
+
+    fn take(&mut self, word: &str, at: &str) -> Result<(), String> {
+        let mv: Move = word
+            .parse()
+            .map_err(|e| format!("{at} is not a move: {e}"))?;
+        let before: Vec<Move> = self.root.moves_along(&self.path).iter().map(|p| p.mv).collect();
+        let game = RefGame::from_moves(&before).expect("the moves were checked when read");
+        game.check(mv)
+            .map_err(|e| format!("{at}: {mv} is not legal here: {e}"))?;
+        self.size += 1;
+        if self.size > MAX_NODES {
+            return Err(format!("{at}: more than {MAX_NODES} moves in the tree"));
+        }
+        let branch = self.root.at_mut(&self.path).expect("the path is in the tree");
+        if branch.next.iter().any(|n| n.played.mv == mv) {
+            return Err(format!("{at}: {mv} is already a move of this position"));
+        }
+        branch.next.push(Node::leaf(Played::plain(mv)));
+        self.path.push(branch.next.len() - 1);
+        self.fresh = false;
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_variation_follows_the_move_it_replaces_and_reads_back() {
+        let text = "E5 SWAP (F7 G9 (C5)) D4 C3";
+        let tree = read(text).unwrap();
+        assert_eq!(tree.write(), text);
+        assert_eq!(tree.size(), 7);
+        let f7 = &tree.next[0].after.next[1];
+        assert_eq!(f7.played.mv.to_string(), "F7");
+        assert_eq!(tree.extended(vec![0, 1]), vec![0, 1, 0]);
+        assert_eq!(read("E5,F7( G9 )").unwrap().write(), "E5 F7 (G9)");
+    }
+
+    #[test]
+    fn bad_text_is_refused_with_the_word_named() {
+        let cases = [
+            ("(E5)", "word 1 \"(\": a variation must follow"),
+            ("E5 (F7", "the variation opened at word 2 \"(\" is not closed"),
+            ("E5 )", "word 2 \")\" closes no variation"),
+            ("E5 ()", "word 3 \")\": a variation holds one move at least"),
+            ("E5 F7 Z9", "word 3 \"Z9\" is not a move"),
+            ("E5 E5", "word 2 \"E5\": E5 is not legal here"),
+            ("E5 (E5)", "word 3 \"E5\": E5 is already a move"),
+            ("E5 ((F7))", "word 3 \"(\": a variation must follow"),
+            ("", "no move in the text"),
+        ];
+        for (text, why) in cases {
+            let err = read(text).unwrap_err();
+            assert!(err.starts_with(why), "{text:?}: {err}");
+        }
+    }
+}
