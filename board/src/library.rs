@@ -9,6 +9,7 @@
 //! thousand of them. So a loaded file costs about its own size.
 
 use crate::game::{Game, Played, Players};
+use crate::tree;
 use serde::Serialize;
 use std::fmt;
 use std::ops::Range;
@@ -178,9 +179,13 @@ fn read_owned(text: String) -> Result<Library, String> {
     move_list(&text).map(Library::pasted)
 }
 
-/// A move list: names separated by spaces, commas or new lines; an error names the first
-/// word that is not a move or the first move the rules refuse.
+/// A move list: names separated by spaces, commas or new lines, or a tree of variations as
+/// [`tree::read`] reads it (when the text has parentheses); an error names the first word that
+/// is not a move or the first move the rules refuse.
 pub fn move_list(text: &str) -> Result<Game, String> {
+    if text.contains(['(', ')']) {
+        return tree::read(text).map(|t| Game::of_tree(t, Players::default()));
+    }
     let mut moves = Vec::new();
     for (i, word) in text
         .split(|c: char| c.is_whitespace() || c == ',')

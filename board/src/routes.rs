@@ -45,6 +45,7 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/board.js", get(page::script))
+        .route("/moves.js", get(page::moves_script))
         .route("/board.css", get(page::style))
         .route("/api/boards", post(create))
         .route(board, get(view))
@@ -61,6 +62,11 @@ pub fn router(app: App) -> Router {
         .route(&format!("{board}/open"), post(open))
         .route(&format!("{board}/turn"), get(turn))
         .route(&format!("{board}/record"), get(record))
+        .route(&format!("{board}/node"), post(node))
+        .route(&format!("{board}/promote"), post(promote))
+        .route(&format!("{board}/delete"), post(delete))
+        .route(&format!("{board}/line"), post(line))
+        .route(&format!("{board}/tree"), get(tree_text))
         .fallback(unknown)
         .method_not_allowed_fallback(not_allowed)
         .layer(DefaultBodyLimit::max(JSON_LIMIT))
@@ -430,6 +436,81 @@ fn download(text: String, content_type: &'static str, name: &'static str) -> Res
 async fn turn(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let text = lock(&app.boards.get(&id)?).turn_input();
     Ok(download(text, "text/plain; charset=utf-8", "turn.txt"))
+}
+
+/// A node of the tree: its path, the index of the move chosen at every ply ([`crate::tree`]).
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeAt {
+    node: Vec<usize>,
+}
+
+/// What the variation routes do to the node they name.
+type NodeChange = fn(&mut Tab, &[usize]) -> Result<(), ApiError>;
+
+/// Changes board `id` by `change` at the node the body names.
+fn at_node(app: &App, id: &str, body: Result<Bytes, BytesRejection>, change: NodeChange) -> Answer {
+    let req: NodeAt = parse(body)?;
+    let board = app.boards.get(id)?;
+    let mut b = lock(&board);
+    change(&mut b, &req.node)?;
+    Ok(Json(b.view()))
+}
+
+async fn node(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    at_node(&app, &id, body, Tab::goto_node)
+}
+
+async fn promote(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    at_node(&app, &id, body, Tab::promote)
+}
+
+async fn delete(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    at_node(&app, &id, body, Tab::delete)
+}
+
+/// A line to play out from a node.
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Line {
+    node: Vec<usize>,
+    moves: Vec<String>,
+}
+
+async fn line(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Answer {
+    let req: Line = parse(body)?;
+    let mut moves = Vec::with_capacity(req.moves.len().min(200));
+    for (i, m) in req.moves.iter().enumerate() {
+        let mv: Move = m.parse().map_err(|e| {
+            ApiError::bad(format!("move {} {:?} is not a move: {e}", i + 1, shorten(m)))
+        })?;
+        moves.push(mv);
+    }
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.play_line(&req.node, &moves)?;
+    Ok(Json(b.view()))
+}
+
+async fn tree_text(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
+    let text = lock(&app.boards.get(&id)?).text()?;
+    Ok(download(text, "text/plain; charset=utf-8", "variations.txt"))
 }
 
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {

@@ -11,12 +11,13 @@
 
 use crate::drawn::DrawnView;
 use crate::editor::Arrangement;
-use crate::game::{Fault, Game, Played, Players};
+use crate::game::{node_name, Fault, Game, Played, Players};
 use crate::library::Library;
 use crate::live::{Analysis, AnalysisView, Job};
 use crate::memory::Budget;
 use crate::opponent::{Answered, Clock, Failed, Kind, Opponent};
 use crate::slots::{Slot, Slots};
+use crate::tree::Entry;
 use crate::ApiError;
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
@@ -24,6 +25,8 @@ use std::time::{Duration, Instant};
 use twixt::cell::{Cell, Player};
 use twixt::position::Move;
 use twixt_referee::record::Reason;
+
+mod variations;
 
 /// A tab's board shared between its requests and the bot's thread.
 pub type Shared = Arc<Mutex<Tab>>;
@@ -102,6 +105,15 @@ pub struct View {
     swap_allowed: bool,
     legal: Vec<String>,
     moves: Vec<MoveView>,
+    /// The tree of moves, as the move list draws it.
+    tree: Vec<Entry>,
+    /// The node shown (`0.1`; the start: empty), and its siblings (or those of the nearest
+    /// move before it that has any) before and after it: where up and down go.
+    node: String,
+    /// The line shown, to its end (`0.1.0.0`).
+    line_node: String,
+    up: Option<Vec<usize>>,
+    down: Option<Vec<usize>>,
     drawn: DrawnView,
     over: Option<OverView>,
     setup: Option<Vec<(String, u8)>>,
@@ -564,6 +576,7 @@ impl Tab {
             over,
             setup,
         } = self.position_view();
+        let (up, down) = self.game.siblings();
         View {
             version: self.version,
             mode: if self.arrangement.is_some() {
@@ -596,6 +609,11 @@ impl Tab {
                     msg: p.msg.clone(),
                 })
                 .collect(),
+            tree: self.game.tree().entries(),
+            node: node_name(&self.game.line()[..self.game.ply()]),
+            line_node: node_name(self.game.line()),
+            up,
+            down,
             drawn: drawn.view(),
             over,
             setup,

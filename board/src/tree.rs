@@ -6,7 +6,8 @@
 //! A node is named by its path: the index of the move chosen among its siblings at every ply
 //! from the start (the main line's moves are all zeros).
 
-use crate::game::{Fault, Played};
+use crate::game::{node_name, Fault, Played};
+use serde::Serialize;
 use twixt::position::Move;
 use twixt_referee::turn::shorten;
 use twixt_reference::RefGame;
@@ -111,6 +112,74 @@ impl Branch {
             words.push(")".into());
         }
         main.after.write_into(words);
+    }
+}
+
+/// An entry of the move list as the page draws it: the tree in the order its text is written.
+#[derive(Debug, PartialEq, Serialize)]
+#[serde(tag = "t")]
+pub enum Entry {
+    /// A move.
+    #[serde(rename = "move")]
+    Move {
+        mv: String,
+        /// Its player (a swap is player 1's).
+        player: u8,
+        /// Its ply, from 1.
+        ply: usize,
+        /// Its path (`0.1.0`): what the routes that go to, promote or delete a node take.
+        node: String,
+        /// Whether it is on the main line.
+        main: bool,
+        ms: Option<u64>,
+        msg: Option<String>,
+    },
+    /// A variation starts: the moves up to its `)` replace the move before it.
+    #[serde(rename = "(")]
+    Open,
+    /// The variation ends.
+    #[serde(rename = ")")]
+    Close,
+}
+
+impl Branch {
+    /// The move list: the tree as [`Branch::write`] writes it, each move with its path.
+    pub fn entries(&self) -> Vec<Entry> {
+        let mut out = Vec::new();
+        self.entries_into(&mut Vec::new(), true, &mut out);
+        out
+    }
+
+    fn entries_into(&self, path: &mut Vec<usize>, main: bool, out: &mut Vec<Entry>) {
+        let Some(first) = self.next.first() else {
+            return;
+        };
+        Self::entry(first, path, 0, main, out);
+        for (i, v) in self.next.iter().enumerate().skip(1) {
+            out.push(Entry::Open);
+            Self::entry(v, path, i, false, out);
+            path.push(i);
+            v.after.entries_into(path, false, out);
+            path.pop();
+            out.push(Entry::Close);
+        }
+        path.push(0);
+        first.after.entries_into(path, main, out);
+        path.pop();
+    }
+
+    fn entry(node: &Node, path: &mut Vec<usize>, i: usize, main: bool, out: &mut Vec<Entry>) {
+        path.push(i);
+        out.push(Entry::Move {
+            mv: node.played.mv.to_string(),
+            player: ((path.len() + 1) % 2) as u8,
+            ply: path.len(),
+            node: node_name(path),
+            main,
+            ms: node.played.ms,
+            msg: node.played.msg.clone(),
+        });
+        path.pop();
     }
 }
 
@@ -225,6 +294,17 @@ mod tests {
         assert_eq!(f7.played.mv.to_string(), "F7");
         assert_eq!(tree.extended(vec![0, 1]), vec![0, 1, 0]);
         assert_eq!(read("E5,F7( G9 )").unwrap().write(), "E5 F7 (G9)");
+        let listed: Vec<String> = tree
+            .entries()
+            .iter()
+            .map(|e| match e {
+                Entry::Move { mv, node, main, .. } => format!("{mv}:{node}:{}", *main as u8),
+                Entry::Open => "(".into(),
+                Entry::Close => ")".into(),
+            })
+            .collect();
+        let expected = "E5:0:1 SWAP:0.0:1 ( F7:0.1:0 G9:0.1.0:0 ( C5:0.1.1:0 ) ) D4:0.0.0:1 C3:0.0.0.0:1";
+        assert_eq!(listed.join(" "), expected);
     }
 
     #[test]

@@ -119,18 +119,10 @@
   }
 
   function drawMoves(v) {
-    var list = $("moves");
-    clear(list);
-    v.moves.forEach(function (m, i) {
-      var li = document.createElement("li");
-      li.className = "p" + m.player + (i === v.ply - 1 ? " current" : "");
-      li.textContent = m.mv + (m.ms !== null ? "  " + m.ms + " ms" : "") + (m.msg ? "  " + m.msg : "");
-      li.addEventListener("click", function () { goto(i + 1); });
-      list.appendChild(li);
-    });
-    var current = list.querySelector(".current");
-    if (current) current.scrollIntoView({ block: "nearest" });
+    window.TwixtMoves.draw($("moves"), v, gotoNode);
     $("ply-label").textContent = "move " + v.ply + " / " + v.length;
+    $("delete").disabled = v.thinking || v.node === "" || v.mode === "setup";
+    $("promote").disabled = v.thinking || /^[0.]*$/.test(v.node) || v.mode === "setup";
   }
 
   var SIDES = ["red (player 0, rows)", "blue (player 1, columns)"];
@@ -185,6 +177,7 @@
     $("stop").disabled = !(v.analysis && v.analysis.running);
     $("turn-link").href = "/api/boards/" + state.id + "/turn";
     $("record-link").href = "/api/boards/" + state.id + "/record";
+    $("tree-link").href = "/api/boards/" + state.id + "/tree";
     if (v.mode !== "setup") state.setup = null;
     follow(v);
     schedule(v);
@@ -214,6 +207,14 @@
     ply = Math.max(0, Math.min(ply, v.length));
     if (ply === v.ply && v.mode === "game") return;
     act("POST", "/goto", { ply: ply });
+  }
+
+  // Goes to a node of the tree ("0.1.0"; an array of indices is what the route takes).
+  function nodePath(node) { return node === "" ? [] : node.split(".").map(Number); }
+  function gotoNode(node) {
+    var v = state.view;
+    if (!v || v.thinking || (node === v.node && v.mode === "game")) return;
+    act("POST", "/node", { node: nodePath(node) });
   }
 
   function onHole(e) {
@@ -297,13 +298,17 @@
       var tag = e.target.tagName;
       if (tag === "INPUT" || tag === "TEXTAREA" || tag === "SELECT" || !state.view) return;
       var keys = { ArrowRight: 1, ArrowLeft: -1 };
+      var sibling = { ArrowUp: state.view.up, ArrowDown: state.view.down }[e.key];
       if (e.key in keys) goto(state.view.ply + keys[e.key]);
+      else if (e.key === "ArrowUp" || e.key === "ArrowDown") { if (sibling) act("POST", "/node", { node: sibling }); }
       else if (e.key === "Home") goto(0);
       else if (e.key === "End") goto(Infinity);
       else return;
       e.preventDefault();
     });
     $("new").addEventListener("click", function () { act("POST", "/new", seatAndClock()); });
+    $("promote").addEventListener("click", function () { act("POST", "/promote", { node: nodePath(state.view.node) }); });
+    $("delete").addEventListener("click", function () { act("POST", "/delete", { node: nodePath(state.view.node) }); });
     $("takeback").addEventListener("click", function () { act("POST", "/takeback"); });
     $("swap").addEventListener("click", function () { act("POST", "/play", { move: "SWAP" }); });
     $("botmove").addEventListener("click", function () { act("POST", "/bot"); });
