@@ -5,7 +5,7 @@
 //! bot (late, illegal, crashed) ends its line as the referee would end the game.
 
 use crate::drawn::Drawn;
-use crate::tree::{Branch, Node, MAX_NODES};
+use crate::tree::{Branch, Node, TreeView, MAX_NODES};
 use twixt::cell::{Cell, Player};
 use twixt::position::{last_pegs, Move, Outcome, Position};
 use twixt_referee::clocks::Clocks;
@@ -183,9 +183,9 @@ impl Game {
     /// Makes the line through the node at `path` the main line, and shows that node.
     pub fn promote(&mut self, path: &[usize]) -> Result<(), String> {
         self.goto_node(path)?;
-        for depth in 0..path.len() {
+        for (depth, &i) in path.iter().enumerate() {
             let branch = self.root.at_mut(&vec![0; depth]).expect("the main line");
-            let node = branch.next.remove(path[depth]);
+            let node = branch.next.remove(i);
             branch.next.insert(0, node);
         }
         self.show(vec![0; path.len()]);
@@ -216,22 +216,9 @@ impl Game {
         Ok(())
     }
 
-    /// The node shown's siblings before and after it, or those of the nearest move before it
-    /// that has any: where up and down go.
-    pub fn siblings(&self) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
-        for d in (0..self.ply).rev() {
-            let count = self.root.at(&self.line[..d]).map_or(0, |b| b.next.len());
-            if count > 1 {
-                let at = |i: usize| {
-                    let mut p = self.line[..d].to_vec();
-                    p.push(i);
-                    p
-                };
-                let i = self.line[d];
-                return ((i > 0).then(|| at(i - 1)), (i + 1 < count).then(|| at(i + 1)));
-            }
-        }
-        (None, None)
+    /// The tree as the page draws it, with the line and the move shown.
+    pub fn tree_view(&self) -> TreeView {
+        TreeView::of(&self.root, &self.line, self.ply)
     }
 
     /// The reference game at the ply shown.
@@ -307,7 +294,10 @@ impl Game {
     /// Ends the line shown at its last move with the bot's fault.
     pub fn end_by(&mut self, fault: Fault) {
         self.ply = self.moves.len();
-        let end = self.root.at_mut(&self.line).expect("the line is in the tree");
+        let end = self
+            .root
+            .at_mut(&self.line)
+            .expect("the line is in the tree");
         end.fault = Some(fault);
     }
 
@@ -529,30 +519,45 @@ mod tests {
         g.goto(1).unwrap();
         g.play(mv("H3")).unwrap();
         assert_eq!(g.text(), "E5 F7 (D4 C3) (H3) G9");
-        assert_eq!(g.siblings(), (Some(vec![0, 1]), None));
+        let (up, down) = (g.tree_view().up, g.tree_view().down);
+        assert_eq!((up, down), (Some(vec![0, 1]), None));
         g.goto_node(&[0, 1, 0]).unwrap();
         assert_eq!((g.ply(), g.history()[0]), (3, Some("C3".parse().unwrap())));
-        assert_eq!(g.siblings(), (Some(vec![0, 0]), Some(vec![0, 2])));
-        assert!(g.goto_node(&[0, 3]).unwrap_err().contains("0.3 is not a move"));
+        let v = g.tree_view();
+        assert_eq!((v.up, v.down), (Some(vec![0, 0]), Some(vec![0, 2])));
+        assert_eq!((v.node.as_str(), v.line_node.as_str()), ("0.1.0", "0.1.0"));
+        assert!(g
+            .goto_node(&[0, 3])
+            .unwrap_err()
+            .contains("0.3 is not a move"));
         g.promote(&[0, 1, 0]).unwrap();
         assert_eq!(g.text(), "E5 D4 (F7 G9) (H3) C3");
         assert_eq!((g.line(), g.ply()), (&[0, 0, 0][..], 3));
         assert_eq!(g.record().moves, ["E5", "D4", "C3"]);
         g.goto_node(&[0, 2]).unwrap();
         g.delete(&[0, 1]).unwrap();
-        assert_eq!((g.text().as_str(), g.line()), ("E5 D4 (H3) C3", &[0, 1][..]));
+        assert_eq!(
+            (g.text().as_str(), g.line()),
+            ("E5 D4 (H3) C3", &[0, 1][..])
+        );
         g.delete(&[0, 1]).unwrap();
-        assert_eq!((g.text().as_str(), g.line(), g.ply()), ("E5 D4 C3", &[0, 0, 0][..], 1));
+        assert_eq!(
+            (g.text().as_str(), g.line(), g.ply()),
+            ("E5 D4 C3", &[0, 0, 0][..], 1)
+        );
         assert!(g.delete(&[]).is_err() && g.delete(&[1]).is_err());
     }
 
     #[test]
     fn take_back_and_a_fault_inside_a_variation_leave_the_main_line() {
         let mut g = game("E5 F7 G9");
-        g.play_line(&[0], &["D4".parse().unwrap(), "C3".parse().unwrap()]).unwrap();
+        g.play_line(&[0], &["D4".parse().unwrap(), "C3".parse().unwrap()])
+            .unwrap();
         assert_eq!((g.text().as_str(), g.ply()), ("E5 F7 (D4 C3) G9", 3));
         let bad = g.play_line(&[0], &["D4".parse().unwrap(), "D4".parse().unwrap()]);
-        assert!(bad.unwrap_err().starts_with("move 2 of the line: D4 is not legal"));
+        assert!(bad
+            .unwrap_err()
+            .starts_with("move 2 of the line: D4 is not legal"));
         g.end_by(Fault {
             loser: Player::One,
             reason: Reason::Crash,

@@ -34,7 +34,7 @@ struct Entry {
 #[derive(Clone, Debug)]
 enum Kept {
     /// Decoded (a pasted move list).
-    Game(Game),
+    Game(Box<Game>),
     /// A record line of the library's text, checked when it was read.
     Line(Range<usize>),
 }
@@ -115,7 +115,7 @@ impl Library {
         };
         Library {
             entries: vec![Entry {
-                game: Kept::Game(game),
+                game: Kept::Game(Box::new(game)),
                 summary,
             }],
             ..Library::default()
@@ -141,7 +141,7 @@ impl Library {
     pub fn game(&self, n: usize) -> Option<Game> {
         let entry = self.entries.get(n.checked_sub(1)?)?;
         match &entry.game {
-            Kept::Game(game) => Some(game.clone()),
+            Kept::Game(game) => Some(Game::clone(game)),
             // Read and checked when the text was: it reads again.
             Kept::Line(at) => serde_json::from_str::<GameRecord>(self.text.get(at.clone())?)
                 .ok()

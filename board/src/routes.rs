@@ -498,7 +498,11 @@ async fn line(
     let mut moves = Vec::with_capacity(req.moves.len().min(200));
     for (i, m) in req.moves.iter().enumerate() {
         let mv: Move = m.parse().map_err(|e| {
-            ApiError::bad(format!("move {} {:?} is not a move: {e}", i + 1, shorten(m)))
+            ApiError::bad(format!(
+                "move {} {:?} is not a move: {e}",
+                i + 1,
+                shorten(m)
+            ))
         })?;
         moves.push(mv);
     }
@@ -510,7 +514,11 @@ async fn line(
 
 async fn tree_text(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {
     let text = lock(&app.boards.get(&id)?).text()?;
-    Ok(download(text, "text/plain; charset=utf-8", "variations.txt"))
+    Ok(download(
+        text,
+        "text/plain; charset=utf-8",
+        "variations.txt",
+    ))
 }
 
 async fn record(State(app): State<App>, Path(id): Path<String>) -> Result<Response, ApiError> {

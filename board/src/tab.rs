@@ -11,13 +11,13 @@
 
 use crate::drawn::DrawnView;
 use crate::editor::Arrangement;
-use crate::game::{node_name, Fault, Game, Played, Players};
+use crate::game::{Fault, Game, Played, Players};
 use crate::library::Library;
 use crate::live::{Analysis, AnalysisView, Job};
 use crate::memory::Budget;
 use crate::opponent::{Answered, Clock, Failed, Kind, Opponent};
 use crate::slots::{Slot, Slots};
-use crate::tree::Entry;
+use crate::tree::TreeView;
 use crate::ApiError;
 use serde::Serialize;
 use std::sync::{Arc, Mutex};
@@ -105,15 +105,8 @@ pub struct View {
     swap_allowed: bool,
     legal: Vec<String>,
     moves: Vec<MoveView>,
-    /// The tree of moves, as the move list draws it.
-    tree: Vec<Entry>,
-    /// The node shown (`0.1`; the start: empty), and its siblings (or those of the nearest
-    /// move before it that has any) before and after it: where up and down go.
-    node: String,
-    /// The line shown, to its end (`0.1.0.0`).
-    line_node: String,
-    up: Option<Vec<usize>>,
-    down: Option<Vec<usize>>,
+    #[serde(flatten)]
+    variations: TreeView,
     drawn: DrawnView,
     over: Option<OverView>,
     setup: Option<Vec<(String, u8)>>,
@@ -576,7 +569,6 @@ impl Tab {
             over,
             setup,
         } = self.position_view();
-        let (up, down) = self.game.siblings();
         View {
             version: self.version,
             mode: if self.arrangement.is_some() {
@@ -609,11 +601,7 @@ impl Tab {
                     msg: p.msg.clone(),
                 })
                 .collect(),
-            tree: self.game.tree().entries(),
-            node: node_name(&self.game.line()[..self.game.ply()]),
-            line_node: node_name(self.game.line()),
-            up,
-            down,
+            variations: self.game.tree_view(),
             drawn: drawn.view(),
             over,
             setup,

@@ -142,6 +142,58 @@ pub enum Entry {
     Close,
 }
 
+/// The tree as the page draws it: its move list, the move shown, the line shown, and where up
+/// and down go.
+#[derive(Debug, Serialize)]
+pub struct TreeView {
+    /// The move list.
+    pub tree: Vec<Entry>,
+    /// The move shown (`0.1`; the start: empty).
+    pub node: String,
+    /// The line shown, to its end (`0.1.0.0`).
+    pub line_node: String,
+    /// The move shown's sibling before it, or that of the nearest move before it that has
+    /// siblings: where up goes.
+    pub up: Option<Vec<usize>>,
+    /// The sibling after it: where down goes.
+    pub down: Option<Vec<usize>>,
+}
+
+impl TreeView {
+    /// The view of `root` shown at ply `ply` of `line`.
+    pub fn of(root: &Branch, line: &[usize], ply: usize) -> TreeView {
+        let (up, down) = siblings(root, line, ply);
+        TreeView {
+            tree: root.entries(),
+            node: node_name(&line[..ply]),
+            line_node: node_name(line),
+            up,
+            down,
+        }
+    }
+}
+
+/// The siblings before and after the move at ply `ply` of `line`, or those of the nearest move
+/// before it that has any.
+fn siblings(root: &Branch, line: &[usize], ply: usize) -> (Option<Vec<usize>>, Option<Vec<usize>>) {
+    for d in (0..ply).rev() {
+        let count = root.at(&line[..d]).map_or(0, |b| b.next.len());
+        if count > 1 {
+            let at = |i: usize| {
+                let mut p = line[..d].to_vec();
+                p.push(i);
+                p
+            };
+            let i = line[d];
+            return (
+                (i > 0).then(|| at(i - 1)),
+                (i + 1 < count).then(|| at(i + 1)),
+            );
+        }
+    }
+    (None, None)
+}
+
 impl Branch {
     /// The move list: the tree as [`Branch::write`] writes it, each move with its path.
     pub fn entries(&self) -> Vec<Entry> {
@@ -237,7 +289,9 @@ struct Reader {
 impl Reader {
     fn open(&mut self, at: &str) -> Result<(), String> {
         if self.path.is_empty() || self.fresh {
-            return Err(format!("{at}: a variation must follow the move it replaces"));
+            return Err(format!(
+                "{at}: a variation must follow the move it replaces"
+            ));
         }
         self.open.push((self.path.clone(), at.to_string()));
         self.path.pop();
@@ -261,7 +315,12 @@ impl Reader {
         let mv: Move = word
             .parse()
             .map_err(|e| format!("{at} is not a move: {e}"))?;
-        let before: Vec<Move> = self.root.moves_along(&self.path).iter().map(|p| p.mv).collect();
+        let before: Vec<Move> = self
+            .root
+            .moves_along(&self.path)
+            .iter()
+            .map(|p| p.mv)
+            .collect();
         let game = RefGame::from_moves(&before).expect("the moves were checked when read");
         game.check(mv)
             .map_err(|e| format!("{at}: {mv} is not legal here: {e}"))?;
@@ -269,7 +328,10 @@ impl Reader {
         if self.size > MAX_NODES {
             return Err(format!("{at}: more than {MAX_NODES} moves in the tree"));
         }
-        let branch = self.root.at_mut(&self.path).expect("the path is in the tree");
+        let branch = self
+            .root
+            .at_mut(&self.path)
+            .expect("the path is in the tree");
         if branch.next.iter().any(|n| n.played.mv == mv) {
             return Err(format!("{at}: {mv} is already a move of this position"));
         }
@@ -303,7 +365,8 @@ mod tests {
                 Entry::Close => ")".into(),
             })
             .collect();
-        let expected = "E5:0:1 SWAP:0.0:1 ( F7:0.1:0 G9:0.1.0:0 ( C5:0.1.1:0 ) ) D4:0.0.0:1 C3:0.0.0.0:1";
+        let expected =
+            "E5:0:1 SWAP:0.0:1 ( F7:0.1:0 G9:0.1.0:0 ( C5:0.1.1:0 ) ) D4:0.0.0:1 C3:0.0.0.0:1";
         assert_eq!(listed.join(" "), expected);
     }
 
@@ -311,7 +374,10 @@ mod tests {
     fn bad_text_is_refused_with_the_word_named() {
         let cases = [
             ("(E5)", "word 1 \"(\": a variation must follow"),
-            ("E5 (F7", "the variation opened at word 2 \"(\" is not closed"),
+            (
+                "E5 (F7",
+                "the variation opened at word 2 \"(\" is not closed",
+            ),
             ("E5 )", "word 2 \")\" closes no variation"),
             ("E5 ()", "word 3 \")\": a variation holds one move at least"),
             ("E5 F7 Z9", "word 3 \"Z9\" is not a move"),
@@ -323,6 +389,42 @@ mod tests {
         for (text, why) in cases {
             let err = read(text).unwrap_err();
             assert!(err.starts_with(why), "{text:?}: {err}");
+        }
+    }
+}
+
+#[cfg(test)]
+mod round_trip {
+    use super::*;
+    use crate::game::{Game, Players};
+    use proptest::prelude::*;
+
+    /// A game whose tree grew by `steps`: each goes to a ply of the line shown and plays one of
+    /// the legal moves there.
+    fn grown(steps: &[(usize, usize)]) -> Game {
+        let mut game = Game::default();
+        for &(ply, pick) in steps {
+            game.goto(ply % (game.len() + 1)).unwrap();
+            let legal = game.reference().legal_moves();
+            if !legal.is_empty() {
+                game.play(Played::plain(legal[pick % legal.len()])).unwrap();
+            }
+        }
+        game
+    }
+
+    proptest! {
+        #[test]
+        fn what_is_written_reads_back_as_the_same_tree(
+            steps in proptest::collection::vec((0usize..40, 0usize..200), 1..60)
+        ) {
+            let game = grown(&steps);
+            let text = game.text();
+            let back = read(&text).unwrap();
+            prop_assert_eq!(&back, game.tree());
+            prop_assert_eq!(back.write(), text);
+            let opened = Game::of_tree(back, Players::default());
+            prop_assert_eq!(opened.tree().size(), game.tree().size());
         }
     }
 }

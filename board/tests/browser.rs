@@ -3,11 +3,13 @@
 //! holes and buttons and presses keys as a person would, and reads what the page drew: the
 //! bot's answers on the board, the links, the analysis's heat map and expected line updating
 //! live, a recorded game opened from a file and stepped through with the arrow keys, and a game
-//! opened from a report's link. The second opens another site's page that frames the board.
+//! opened from a report's link; then variations ([`chrome::tree`]). The second opens another site's page that frames the board.
 //!
 //! With `TWIXT_BOARD_SCREENSHOT=OUT.png` it also saves a picture of a game in analysis (how
 //! `docs/board.png` was made): `TWIXT_BOARD_SCREENSHOT_MOVES` (`E5,F7,...`) and
-//! `TWIXT_BOARD_SCREENSHOT_PLY` choose the game and the move.
+//! `TWIXT_BOARD_SCREENSHOT_PLY` choose the game and the move; with
+//! `TWIXT_BOARD_TREE_SCREENSHOT=OUT.png` a picture of the move list with variations
+//! (`docs/board-tree.png`).
 
 mod chrome;
 mod common;
@@ -138,8 +140,12 @@ async fn a_person_plays_analyses_and_steps_through_a_recorded_game_in_chromium()
     std::fs::create_dir_all(&scratch).unwrap();
     let c = chrome::browser(&chromium, &driver_url, &scratch.join("profile")).await;
     walk(&c, &server.base, &scratch).await;
+    chrome::tree::variations(&c, &server.base).await;
     if let Ok(out) = std::env::var("TWIXT_BOARD_SCREENSHOT") {
         screenshot(&c, &server.base, &out).await;
+    }
+    if let Ok(out) = std::env::var("TWIXT_BOARD_TREE_SCREENSHOT") {
+        chrome::tree::screenshot(&c, &server.base, &out).await;
     }
     c.close().await.unwrap();
     server.stop().await;

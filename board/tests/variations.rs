@@ -15,7 +15,11 @@ fn listed(v: &Value) -> String {
         .unwrap()
         .iter()
         .map(|e| match e["t"].as_str().unwrap() {
-            "move" => format!("{}:{}", e["mv"].as_str().unwrap(), e["node"].as_str().unwrap()),
+            "move" => format!(
+                "{}:{}",
+                e["mv"].as_str().unwrap(),
+                e["node"].as_str().unwrap()
+            ),
             t => t.to_string(),
         })
         .collect();
@@ -32,16 +36,30 @@ async fn variations_are_played_entered_promoted_deleted_exported_and_imported() 
         let (c, base, path) = (&c, &base, at(r));
         async move { json(c, base, "POST", &path, body).await }
     };
-    assert_eq!(post("moves", json!({"moves": "E5 F7 G9"})).await.status, 200);
+    assert_eq!(
+        post("moves", json!({"moves": "E5 F7 G9"})).await.status,
+        200
+    );
     assert_eq!(post("goto", json!({"ply": 1})).await.status, 200);
     let v = post("play", json!({"move": "D4"})).await.body;
     assert_eq!(listed(&v), "E5:0 F7:0.0 ( D4:0.1 ) G9:0.0.0");
-    assert_eq!((v["node"].as_str(), v["ply"].as_u64()), (Some("0.1"), Some(2)));
+    assert_eq!(
+        (v["node"].as_str(), v["ply"].as_u64()),
+        (Some("0.1"), Some(2))
+    );
     assert_eq!(v["up"], json!([0, 0]));
-    let v = post("line", json!({"node": [0, 1], "moves": ["C3", "B2"]})).await.body;
-    assert_eq!((v["node"].as_str(), v["length"].as_u64()), (Some("0.1.0.0"), Some(4)));
+    let v = post("line", json!({"node": [0, 1], "moves": ["C3", "B2"]}))
+        .await
+        .body;
+    assert_eq!(
+        (v["node"].as_str(), v["length"].as_u64()),
+        (Some("0.1.0.0"), Some(4))
+    );
     let v = post("promote", json!({"node": [0, 1, 0]})).await.body;
-    assert_eq!(listed(&v), "E5:0 D4:0.0 ( F7:0.1 G9:0.1.0 ) C3:0.0.0 B2:0.0.0.0");
+    assert_eq!(
+        listed(&v),
+        "E5:0 D4:0.0 ( F7:0.1 G9:0.1.0 ) C3:0.0.0 B2:0.0.0.0"
+    );
     let record = send(&c, &base, "GET", &at("record"), None).await.body;
     assert_eq!(record["moves"], json!(["E5", "D4", "C3", "B2"]), "{record}");
     let text = send(&c, &base, "GET", &at("tree"), None).await.body;
@@ -49,24 +67,59 @@ async fn variations_are_played_entered_promoted_deleted_exported_and_imported() 
     let v = post("delete", json!({"node": [0, 1]})).await.body;
     assert_eq!(listed(&v), "E5:0 D4:0.0 C3:0.0.0 B2:0.0.0.0");
     let v = post("moves", json!({"moves": text})).await.body;
-    assert_eq!(listed(&v), "E5:0 D4:0.0 ( F7:0.1 G9:0.1.0 ) C3:0.0.0 B2:0.0.0.0");
+    assert_eq!(
+        listed(&v),
+        "E5:0 D4:0.0 ( F7:0.1 G9:0.1.0 ) C3:0.0.0 B2:0.0.0.0"
+    );
     let v = post("node", json!({"node": [0, 1, 0]})).await.body;
-    assert_eq!((v["ply"].as_u64(), v["moves"][2]["mv"].as_str()), (Some(3), Some("G9")));
+    assert_eq!(
+        (v["ply"].as_u64(), v["moves"][2]["mv"].as_str()),
+        (Some(3), Some("G9"))
+    );
 
     for (route, body, why) in [
-        ("node", json!({"node": [0, 5]}), "0.5 is not a move of the tree"),
-        ("delete", json!({"node": []}), "the start of the game cannot be deleted"),
-        ("promote", json!({"node": "0.1"}), "not what this route takes"),
-        ("line", json!({"node": [0], "moves": ["F7", "Z9"]}), "move 2 \"Z9\" is not a move"),
-        ("line", json!({"node": [0], "moves": ["E5"]}), "move 1 of the line: E5 is not legal"),
-        ("moves", json!({"moves": "E5 (F7"}), "the variation opened at word 2"),
+        (
+            "node",
+            json!({"node": [0, 5]}),
+            "0.5 is not a move of the tree",
+        ),
+        (
+            "delete",
+            json!({"node": []}),
+            "the start of the game cannot be deleted",
+        ),
+        (
+            "promote",
+            json!({"node": "0.1"}),
+            "not what this route takes",
+        ),
+        (
+            "line",
+            json!({"node": [0], "moves": ["F7", "Z9"]}),
+            "move 2 \"Z9\" is not a move",
+        ),
+        (
+            "line",
+            json!({"node": [0], "moves": ["E5"]}),
+            "move 1 of the line: E5 is not legal",
+        ),
+        (
+            "moves",
+            json!({"moves": "E5 (F7"}),
+            "the variation opened at word 2",
+        ),
     ] {
         let a = post(route, body).await;
         let error = a.body["error"].as_str().unwrap_or_default().to_string();
         assert_eq!(a.status, 400, "{route}: {}", a.body);
         assert!(error.contains(why), "{route}: {error}");
     }
-    let v = send(&c, &base, "GET", &format!("/api/boards/{id}"), None).await.body;
-    assert_eq!((v["node"].as_str(), v["tree"].as_array().unwrap().len()), (Some("0.1.0"), 8));
+    let v = send(&c, &base, "GET", &format!("/api/boards/{id}"), None)
+        .await
+        .body;
+    assert_eq!(
+        (v["node"].as_str(), v["tree"].as_array().unwrap().len()),
+        (Some("0.1.0"), 8)
+    );
     server.stop().await;
 }

@@ -43,7 +43,10 @@ impl Tab {
     }
 
     /// Changes the game by `change` (on a copy: an error leaves it as it was, and is a 400).
-    fn edit(&mut self, change: impl FnOnce(&mut Game) -> Result<(), String>) -> Result<(), ApiError> {
+    fn edit(
+        &mut self,
+        change: impl FnOnce(&mut Game) -> Result<(), String>,
+    ) -> Result<(), ApiError> {
         self.not_thinking()?;
         let mut game = self.game.clone();
         change(&mut game).map_err(ApiError::bad)?;

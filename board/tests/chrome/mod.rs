@@ -5,6 +5,8 @@
 //! the driver `$CHROMEDRIVER` or `chromedriver`; `.ci/run` installs both. Without them a test
 //! says so loudly and passes on a developer's machine, but fails in CI (`CI=true`).
 
+pub mod tree;
+
 use fantoccini::{Client, ClientBuilder};
 use serde_json::json;
 use std::path::{Path, PathBuf};
