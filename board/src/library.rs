@@ -180,18 +180,18 @@ fn read_owned(text: String) -> Result<Library, String> {
 }
 
 /// A move list: names separated by spaces, commas or new lines, or a tree of variations as
-/// [`tree::read`] reads it (when the text has parentheses); an error names the first word that
+/// [`tree::read`] reads it (when a word has a parenthesis); an error names the first word that
 /// is not a move or the first move the rules refuse.
 pub fn move_list(text: &str) -> Result<Game, String> {
-    if text.contains(['(', ')']) {
-        return tree::read(text).map(|t| Game::of_tree(t, Players::default()));
-    }
     let mut moves = Vec::new();
     for (i, word) in text
         .split(|c: char| c.is_whitespace() || c == ',')
         .filter(|w| !w.is_empty())
         .enumerate()
     {
+        if word.contains(['(', ')']) {
+            return tree::read(text).map(|t| Game::of_tree(t, Players::default()));
+        }
         let mv: Move = word
             .parse()
             .map_err(|e| format!("move {} {:?} is not a move: {e}", i + 1, shorten(word)))?;

@@ -4,8 +4,9 @@
 
 mod common;
 
-use common::{client, json, new_board, send, Server};
+use common::{client, json, new_board, send, settled, Server};
 use serde_json::{json, Value};
+use std::time::Duration;
 use twixt_board::Config;
 
 /// The moves listed, as `move:node` words, variations in parentheses.
@@ -121,5 +122,39 @@ async fn variations_are_played_entered_promoted_deleted_exported_and_imported() 
         (v["node"].as_str(), v["tree"].as_array().unwrap().len()),
         (Some("0.1.0"), 8)
     );
+    server.stop().await;
+}
+
+/// Against the bot, a move at an earlier ply starts a variation and the bot answers in it (a
+/// bot whose line changed is started afresh); take back there leaves the main line.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_bot_answers_inside_a_variation_and_take_back_keeps_the_main_line() {
+    let server = Server::start(Config::default()).await;
+    let (c, base) = (client(), server.base.clone());
+    let id = new_board(&c, &base).await;
+    let at = |r: &str| format!("/api/boards/{id}/{r}");
+    let new = json(&c, &base, "POST", &at("new"), json!({"seat": 0, "ms": 100})).await;
+    assert_eq!(new.status, 200, "{}", new.body);
+    for (ply, hole) in [(0, "E5"), (0, "F6")] {
+        let goto = json(&c, &base, "POST", &at("goto"), json!({"ply": ply})).await;
+        assert_eq!(goto.status, 200, "{}", goto.body);
+        let played = json(&c, &base, "POST", &at("play"), json!({"move": hole})).await;
+        assert_eq!(played.status, 200, "{}", played.body);
+        let v = settled(&c, &base, &id, Duration::from_secs(10)).await;
+        assert_eq!(
+            (v["length"].as_u64(), v["ply"].as_u64()),
+            (Some(2), Some(2)),
+            "{v}"
+        );
+    }
+    let v = send(&c, &base, "GET", &format!("/api/boards/{id}"), None)
+        .await
+        .body;
+    let words = listed(&v);
+    assert!(words.starts_with("E5:0 ( F6:1 "), "{words}");
+    assert_eq!(words.split(' ').count(), 6, "{words}");
+    let took = send(&c, &base, "POST", &at("takeback"), None).await.body;
+    assert_eq!(listed(&took).split(' ').count(), 2, "{took}");
+    assert_eq!(took["node"], "", "{took}");
     server.stop().await;
 }
