@@ -14,6 +14,7 @@
 pub mod drawn;
 pub mod editor;
 mod error;
+pub mod evaluation;
 pub mod game;
 pub mod guard;
 pub mod library;

@@ -55,6 +55,10 @@ pub fn router(app: App) -> Router {
         .route(&format!("{board}/bot"), post(bot))
         .route(&format!("{board}/setup"), post(set_up))
         .route(&format!("{board}/analysis"), post(analyse).delete(stop))
+        .route(
+            &format!("{board}/evaluation"),
+            post(evaluate).delete(stop_evaluation),
+        )
         .route(&format!("{board}/moves"), post(moves))
         .route(&format!("{board}/upload"), post(upload))
         .route(&format!("{board}/games"), get(games))
@@ -256,6 +260,20 @@ async fn analyse(
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
     b.analyse(Duration::from_millis(ms), &app.slots)?;
+    Ok(Json(b.view()))
+}
+
+async fn evaluate(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.evaluate(crate::evaluation::PLAYOUTS, &app.slots)?;
+    Ok(Json(b.view()))
+}
+
+async fn stop_evaluation(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.stop_evaluation();
     Ok(Json(b.view()))
 }
 
