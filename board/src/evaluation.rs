@@ -154,7 +154,7 @@ fn evaluate(
             return "stopped".to_string();
         }
         searcher.set_history(last);
-        let Some(value) = ply_value(&mut searcher, &pos, playouts, &stop) else {
+        let Some(value) = ply_value(&mut searcher, &pos, playouts, stop) else {
             return "stopped".to_string();
         };
         let mut v = view.lock().unwrap_or_else(|e| e.into_inner());
@@ -166,7 +166,7 @@ fn evaluate(
             last = last_pegs_after(last, mv);
         }
     }
-    format!("every ply searched, {playouts} playouts each")
+    "done".to_string()
 }
 
 /// The value of `pos` for the player to move: the result where the game is over, else the

@@ -8,6 +8,7 @@ use axum::response::{Html, IntoResponse, Response};
 
 const HTML: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/board.js");
+const GRAPH: &str = include_str!("../static/graph.js");
 const STYLE: &str = include_str!("../static/board.css");
 
 /// Only this server: scripts, styles, requests and images; and no page may frame it.
@@ -50,6 +51,14 @@ pub async fn script() -> impl IntoResponse {
     )
 }
 
+/// `GET /graph.js`: the evaluation graph's part of the page.
+pub async fn graph_script() -> impl IntoResponse {
+    (
+        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
+        GRAPH,
+    )
+}
+
 /// `GET /board.css`.
 pub async fn style() -> impl IntoResponse {
     ([(header::CONTENT_TYPE, "text/css; charset=utf-8")], STYLE)
@@ -64,11 +73,12 @@ mod tests {
         let page = html();
         assert!(!page.contains("{{"), "a placeholder is left");
         assert_eq!(page.matches(r#"class="hole""#).count(), 140);
-        for text in [page.as_str(), SCRIPT, STYLE] {
+        for text in [page.as_str(), SCRIPT, GRAPH, STYLE] {
             assert!(
                 !text.contains("http://") && !text.contains("https://") && !text.contains("//cdn")
             );
         }
         assert!(page.contains(r#"<script src="/board.js">"#));
+        assert!(page.contains(r#"<script src="/graph.js">"#));
     }
 }

@@ -45,6 +45,7 @@ pub fn router(app: App) -> Router {
     Router::new()
         .route("/", get(page::index))
         .route("/board.js", get(page::script))
+        .route("/graph.js", get(page::graph_script))
         .route("/board.css", get(page::style))
         .route("/api/boards", post(create))
         .route(board, get(view))

@@ -8,6 +8,8 @@
   var NS = svg.namespaceURI;
   var POLL_MS = 200;
   var state = { id: null, view: null, setup: null, analysedVersion: -1, timer: null };
+  // What other scripts of the page (graph.js) draw from each view.
+  var hooks = [];
 
   function $(id) { return document.getElementById(id); }
 
@@ -124,6 +126,7 @@
     v.moves.forEach(function (m, i) {
       var li = document.createElement("li");
       li.className = "p" + m.player + (i === v.ply - 1 ? " current" : "");
+      li.dataset.ply = i;
       li.textContent = m.mv + (m.ms !== null ? "  " + m.ms + " ms" : "") + (m.msg ? "  " + m.msg : "");
       li.addEventListener("click", function () { goto(i + 1); });
       list.appendChild(li);
@@ -186,6 +189,7 @@
     $("turn-link").href = "/api/boards/" + state.id + "/turn";
     $("record-link").href = "/api/boards/" + state.id + "/record";
     if (v.mode !== "setup") state.setup = null;
+    hooks.forEach(function (h) { h(v); });
     follow(v);
     schedule(v);
   }
@@ -199,7 +203,7 @@
 
   function schedule(v) {
     if (state.timer) return;
-    if (v.thinking || (v.analysis && v.analysis.running)) {
+    if (v.thinking || (v.analysis && v.analysis.running) || (v.graph && v.graph.running)) {
       state.timer = setTimeout(function () {
         state.timer = null;
         api("GET", "").then(show).catch(fail);
@@ -374,6 +378,16 @@
       return fromHash();
     }).catch(fail);
   }
+
+  // For the page's other scripts: draw with each view, go to a ply, send a request.
+  window.twixtBoard = {
+    onShow: function (h) { hooks.push(h); },
+    view: function () { return state.view; },
+    goto: goto,
+    api: api,
+    show: show,
+    fail: fail
+  };
 
   start();
 })();

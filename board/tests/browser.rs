@@ -209,6 +209,80 @@ async fn another_sites_page_cannot_show_the_board_in_a_frame() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// The evaluation graph in the real binary: a game opened from a link is valued ply by ply
+/// with its progress shown; a click on the graph goes to that ply; a blunder is marked in the
+/// move list and on the graph, and its "Play it" plays the engine's better line from the ply
+/// before it. With `TWIXT_BOARD_GRAPH_SCREENSHOT=OUT.png` it saves the picture of the graph
+/// (how `docs/board-graph.png` was made).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_evaluation_graph_is_drawn_clicked_and_its_blunders_played_out() {
+    let Some((chromium, chromedriver)) = chrome::tools() else {
+        return;
+    };
+    let (_server, base) = common::binary::start(&["--port", "0"]);
+    let (_driver, driver_url) = chrome::start_driver(&chromedriver);
+    let scratch = std::env::temp_dir().join(format!("twixt-board-graph-{}", std::process::id()));
+    let c = chrome::browser(&chromium, &driver_url, &scratch.join("profile")).await;
+    c.goto(&format!("{base}/#moves={}&ply=0", WON.replace(' ', ",")))
+        .await
+        .unwrap();
+    until(
+        &c,
+        "the whole graph",
+        "document.getElementById('graph-info').textContent.startsWith('15 of 15 plies valued')",
+    )
+    .await;
+    let points = eval(
+        &c,
+        "document.querySelector('#graph-svg .curve').getAttribute('points').split(' ').length",
+    )
+    .await;
+    assert_eq!(points, json!(15), "a point a ply");
+    // The graph's middle is ply 7 of 14.
+    click(&c, "#graph-svg").await;
+    until(
+        &c,
+        "the ply clicked",
+        "document.getElementById('ply-label').textContent === 'move 7 / 14'",
+    )
+    .await;
+    if let Ok(out) = std::env::var("TWIXT_BOARD_GRAPH_SCREENSHOT") {
+        std::fs::write(out, c.screenshot().await.unwrap()).unwrap();
+    }
+    assert!(
+        count(&c, "#moves li.blunder").await >= 1,
+        "a blunder marked"
+    );
+    assert_eq!(
+        count(&c, "#moves li.blunder").await,
+        count(&c, "#graph-svg .mark.blunder").await,
+        "the list and the graph mark the same blunders"
+    );
+    // "N. MOVE blunder (-FALL): better B, line B ... Play it": played out from ply N - 1.
+    let mark = eval(
+        &c,
+        "document.querySelector('#graph-marks li.blunder').textContent",
+    )
+    .await;
+    let mark = mark.as_str().unwrap().to_string();
+    let ply: usize = mark.split('.').next().unwrap().parse().unwrap();
+    let words = mark.split(", line ").nth(1).unwrap().split_whitespace();
+    let line: Vec<Move> = words.filter_map(|m| m.parse().ok()).collect();
+    click(&c, "#graph-marks li.blunder button").await;
+    let shown = ply - 1 + line.len();
+    until(
+        &c,
+        "the better line played",
+        &format!("document.getElementById('ply-label').textContent.startsWith('move {shown} /')"),
+    )
+    .await;
+    let mut played = moves(WON)[..ply - 1].to_vec();
+    played.extend(line);
+    assert_eq!(drawn(&c).await, expected(&played), "{mark}");
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
 async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {
     c.goto(&format!("{base}/")).await.unwrap();
     until(
