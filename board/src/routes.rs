@@ -46,6 +46,7 @@ pub fn router(app: App) -> Router {
         .route("/", get(page::index))
         .route("/board.js", get(page::script))
         .route("/graph.js", get(page::graph_script))
+        .route("/losses.js", get(page::losses_script))
         .route("/board.css", get(page::style))
         .route("/api/boards", post(create))
         .route(board, get(view))
@@ -64,6 +65,7 @@ pub fn router(app: App) -> Router {
         .route(&format!("{board}/upload"), post(upload))
         .route(&format!("{board}/games"), get(games))
         .route(&format!("{board}/open"), post(open))
+        .route(&format!("{board}/losses"), post(losses))
         .route(&format!("{board}/turn"), get(turn))
         .route(&format!("{board}/record"), get(record))
         .fallback(unknown)
@@ -432,6 +434,29 @@ async fn open(
     let mut b = lock(&board);
     b.open(req.game)?;
     Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Losses {
+    /// The side (a bot's command, or part of it); none: only the sides are listed.
+    ours: Option<String>,
+}
+
+async fn losses(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<crate::losses::LossesView>, ApiError> {
+    let req: Losses = parse(body)?;
+    if req.ours.as_deref() == Some("") {
+        return Err(ApiError::bad(
+            "choose a side: an empty name names every bot",
+        ));
+    }
+    let board = app.boards.get(&id)?;
+    let b = lock(&board);
+    crate::losses::losses(b.library(), req.ours.as_deref()).map(Json)
 }
 
 fn download(text: String, content_type: &'static str, name: &'static str) -> Response {

@@ -131,3 +131,24 @@ async fn the_graph_takes_a_search_slot() {
     );
     server.stop().await;
 }
+
+/// The losses route refuses what it cannot answer, with the reason: no results file open,
+/// an empty side, a field it does not take.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_losses_route_says_why_it_cannot_list() {
+    let server = Server::start(Config::default()).await;
+    let (c, base) = (client(), server.base.clone());
+    let id = new_board(&c, &base).await;
+    let at = format!("/api/boards/{id}/losses");
+    let none = json(&c, &base, "POST", &at, json!({})).await;
+    assert_eq!(none.status, 409, "{}", none.body);
+    assert!(none.body["error"]
+        .as_str()
+        .unwrap()
+        .contains("no results file"));
+    let empty = json(&c, &base, "POST", &at, json!({ "ours": "" })).await;
+    assert_eq!(empty.status, 400, "{}", empty.body);
+    let odd = json(&c, &base, "POST", &at, json!({ "side": 1 })).await;
+    assert_eq!(odd.status, 400, "{}", odd.body);
+    server.stop().await;
+}
