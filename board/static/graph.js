@@ -8,8 +8,10 @@
   var svg = document.getElementById("graph-svg");
   var NS = svg.namespaceURI;
   var W = 360, H = 120;
-  // A pasted game's graph is made at once; a results file's on request (the button).
-  var wanted = /(^#|&)moves=/.test(location.hash);
+  // A pasted game's graph is made at once, a results file's on request (the button): the
+  // version of the board when moves were pasted, asking for the graph of the next game shown
+  // (-1: the game of a report's link).
+  var wanted = /(^#|&)moves=/.test(location.hash) ? -1 : null;
 
   function $(id) { return document.getElementById(id); }
   function add(parent, tag, attrs) {
@@ -97,11 +99,12 @@
 
   function draw(v) {
     var g = v.graph;
-    if (wanted && !g && v.mode === "game" && v.length > 0) {
-      wanted = false;
-      board.api("POST", "/evaluation").then(board.show).catch(board.fail);
+    if (wanted !== null && v.version !== wanted && v.mode === "game" && v.length > 0) {
+      wanted = null;
+      if (!g) board.api("POST", "/evaluation").then(board.show).catch(board.fail);
     }
     $("graph-stop").disabled = !(g && g.running);
+    svg.classList.toggle("none", !g);
     if (!g) {
       clear(svg);
       clear($("graph-marks"));
@@ -126,6 +129,8 @@
   $("graph-stop").addEventListener("click", function () {
     board.api("DELETE", "/evaluation").then(board.show).catch(board.fail);
   });
-  $("open-moves").addEventListener("click", function () { wanted = true; });
+  $("open-moves").addEventListener("click", function () {
+    wanted = board.view() ? board.view().version : -1;
+  });
   board.onShow(draw);
 })();
