@@ -159,7 +159,7 @@ fn evaluate(
         };
         let mut v = view.lock().unwrap_or_else(|e| e.into_inner());
         v.values.push(value);
-        v.marks = marks(&v.values);
+        v.marks = marks(&v.values, moves);
         drop(v);
         if let Some(&mv) = moves.get(ply) {
             pos.play_unchecked(mv);
@@ -215,14 +215,16 @@ fn ply_value(
 
 /// The marked moves of the plies valued so far: move `i` (from ply `i` to `i + 1`) where
 /// the mover's value fell from `values[i]` to `1 - values[i + 1]` by a [`THRESHOLDS`] step,
-/// and it was not the move the search preferred.
-pub fn marks(values: &[PlyValue]) -> Vec<Mark> {
+/// and `moves[i]` was not the move the search preferred.
+pub fn marks(values: &[PlyValue], moves: &[Move]) -> Vec<Mark> {
     let mut out = Vec::new();
     for (ply, pair) in values.windows(2).enumerate() {
         let (before, after) = (&pair[0], &pair[1]);
         let fall = before.value - (1.0 - after.value);
         let kind = THRESHOLDS.iter().find(|t| fall >= t.0).map(|t| t.1);
-        if let (Some(kind), Some(better)) = (kind, &before.best) {
+        let played = moves.get(ply).map(Move::to_string);
+        let better = before.best.as_ref().filter(|&b| Some(b) != played.as_ref());
+        if let (Some(kind), Some(better)) = (kind, better) {
             out.push(Mark {
                 ply,
                 kind,
@@ -262,14 +264,23 @@ mod tests {
             valued(0.75, "J9"),
             valued(0.4, "K10"),
         ];
-        let m = marks(&values);
+        let played: Vec<Move> = ["E5", "F7", "G9", "H7"]
+            .iter()
+            .map(|m| m.parse().unwrap())
+            .collect();
+        let m = marks(&values, &played);
         let kinds: Vec<(usize, &str)> = m.iter().map(|m| (m.ply, m.kind)).collect();
         assert_eq!(kinds, [(1, "blunder"), (2, "blunder"), (3, "inaccuracy")]);
         assert_eq!(m[0].better, "G7");
         assert_eq!(m[0].line, ["G7", "E5"]);
         assert!((m[2].fall - 0.15).abs() < 1e-6);
         let middle = [valued(0.5, "F6"), valued(0.75, "G7")];
-        assert_eq!(marks(&middle)[0].kind, "mistake");
+        assert_eq!(marks(&middle, &played)[0].kind, "mistake");
+        let best = ["F6".parse().unwrap()];
+        assert!(
+            marks(&middle, &best).is_empty(),
+            "the search's own move is not marked"
+        );
     }
 
     #[test]
