@@ -1,23 +1,28 @@
 //! `twixt-board`: a Twixt-PP board in the browser, served on the loopback. Play the bot (the
 //! engine in this process, or any command that speaks the protocol), watch the engine's
-//! analysis of any position live, arrange positions, and step through recorded games.
+//! analysis of any position live, arrange positions, step through recorded games, see a
+//! game's evaluation graph with its mistakes, and a match's losses.
 //!
 //! [`routes`] is the HTTP API and [`page`] the page it serves (HTML, CSS and script, all in
 //! the binary: the page fetches nothing from outside); the [`guard`] lets only that page drive
 //! it. A [`registry`] holds one [`tab`] per browser tab: a [`game`] judged by the reference
 //! rules (a [`tree`] of moves), or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
 //! answers on a thread under its clock, the [`live`] analysis searches on a thread in slices,
-//! both within the server's search [`slots`] and its [`memory`] budget for search trees, and
-//! [`library`] reads games brought as text, a few files at a time.
+//! and the [`evaluation`] graph values a whole game ply by ply on a thread, all within the
+//! server's search [`slots`] and its [`memory`] budget for search trees; [`library`] reads
+//! games brought as text, a few files at a time, and [`losses`] lists a results file's lost
+//! games with the collapse `twixt-referee losses` finds.
 //! Every refusal is an [`ApiError`]: a 4xx answer with the reason.
 
 pub mod drawn;
 pub mod editor;
 mod error;
+pub mod evaluation;
 pub mod game;
 pub mod guard;
 pub mod library;
 pub mod live;
+pub mod losses;
 pub mod memory;
 pub mod opponent;
 pub mod page;

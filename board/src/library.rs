@@ -142,10 +142,17 @@ impl Library {
         let entry = self.entries.get(n.checked_sub(1)?)?;
         match &entry.game {
             Kept::Game(game) => Some(Game::clone(game)),
+            Kept::Line(_) => self.record(n).and_then(|r| game_of(&r).ok()),
+        }
+    }
+
+    /// The record of game `n` (from 1) of a file, or `None` when there is no such game or it
+    /// was pasted as moves.
+    pub fn record(&self, n: usize) -> Option<GameRecord> {
+        match &self.entries.get(n.checked_sub(1)?)?.game {
+            Kept::Game(_) => None,
             // Read and checked when the text was: it reads again.
-            Kept::Line(at) => serde_json::from_str::<GameRecord>(self.text.get(at.clone())?)
-                .ok()
-                .and_then(|r| game_of(&r).ok()),
+            Kept::Line(at) => serde_json::from_str(self.text.get(at.clone())?).ok(),
         }
     }
 }

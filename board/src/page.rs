@@ -9,6 +9,8 @@ use axum::response::{Html, IntoResponse, Response};
 const HTML: &str = include_str!("../static/index.html");
 const SCRIPT: &str = include_str!("../static/board.js");
 const MOVES: &str = include_str!("../static/moves.js");
+const GRAPH: &str = include_str!("../static/graph.js");
+const LOSSES: &str = include_str!("../static/losses.js");
 const STYLE: &str = include_str!("../static/board.css");
 
 /// Only this server: scripts, styles, requests and images; and no page may frame it.
@@ -43,20 +45,32 @@ pub async fn unframed(mut response: Response) -> Response {
     response
 }
 
-/// `GET /board.js`.
-pub async fn script() -> impl IntoResponse {
+/// A script of the page.
+fn javascript(text: &'static str) -> impl IntoResponse {
     (
         [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        SCRIPT,
+        text,
     )
+}
+
+/// `GET /board.js`.
+pub async fn script() -> impl IntoResponse {
+    javascript(SCRIPT)
 }
 
 /// `GET /moves.js`: the move list's drawing.
 pub async fn moves_script() -> impl IntoResponse {
-    (
-        [(header::CONTENT_TYPE, "text/javascript; charset=utf-8")],
-        MOVES,
-    )
+    javascript(MOVES)
+}
+
+/// `GET /graph.js`: the evaluation graph's part of the page.
+pub async fn graph_script() -> impl IntoResponse {
+    javascript(GRAPH)
+}
+
+/// `GET /losses.js`: a results file's lost games.
+pub async fn losses_script() -> impl IntoResponse {
+    javascript(LOSSES)
 }
 
 /// `GET /board.css`.
@@ -73,11 +87,13 @@ mod tests {
         let page = html();
         assert!(!page.contains("{{"), "a placeholder is left");
         assert_eq!(page.matches(r#"class="hole""#).count(), 140);
-        for text in [page.as_str(), SCRIPT, MOVES, STYLE] {
+        for text in [page.as_str(), SCRIPT, MOVES, GRAPH, LOSSES, STYLE] {
             assert!(
                 !text.contains("http://") && !text.contains("https://") && !text.contains("//cdn")
             );
         }
         assert!(page.contains(r#"<script src="/board.js">"#));
+        assert!(page.contains(r#"<script src="/graph.js">"#));
+        assert!(page.contains(r#"<script src="/losses.js">"#));
     }
 }

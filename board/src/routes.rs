@@ -46,6 +46,8 @@ pub fn router(app: App) -> Router {
         .route("/", get(page::index))
         .route("/board.js", get(page::script))
         .route("/moves.js", get(page::moves_script))
+        .route("/graph.js", get(page::graph_script))
+        .route("/losses.js", get(page::losses_script))
         .route("/board.css", get(page::style))
         .route("/api/boards", post(create))
         .route(board, get(view))
@@ -56,10 +58,15 @@ pub fn router(app: App) -> Router {
         .route(&format!("{board}/bot"), post(bot))
         .route(&format!("{board}/setup"), post(set_up))
         .route(&format!("{board}/analysis"), post(analyse).delete(stop))
+        .route(
+            &format!("{board}/evaluation"),
+            post(evaluate).delete(stop_evaluation),
+        )
         .route(&format!("{board}/moves"), post(moves))
         .route(&format!("{board}/upload"), post(upload))
         .route(&format!("{board}/games"), get(games))
         .route(&format!("{board}/open"), post(open))
+        .route(&format!("{board}/losses"), post(losses))
         .route(&format!("{board}/turn"), get(turn))
         .route(&format!("{board}/record"), get(record))
         .route(&format!("{board}/node"), post(node))
@@ -265,6 +272,20 @@ async fn analyse(
     Ok(Json(b.view()))
 }
 
+async fn evaluate(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.evaluate(crate::evaluation::PLAYOUTS, &app.slots)?;
+    Ok(Json(b.view()))
+}
+
+async fn stop_evaluation(State(app): State<App>, Path(id): Path<String>) -> Answer {
+    let board = app.boards.get(&id)?;
+    let mut b = lock(&board);
+    b.stop_evaluation();
+    Ok(Json(b.view()))
+}
+
 async fn stop(State(app): State<App>, Path(id): Path<String>) -> Answer {
     let board = app.boards.get(&id)?;
     let mut b = lock(&board);
@@ -419,6 +440,29 @@ async fn open(
     let mut b = lock(&board);
     b.open(req.game)?;
     Ok(Json(b.view()))
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct Losses {
+    /// The side (a bot's command, or part of it); none: only the sides are listed.
+    ours: Option<String>,
+}
+
+async fn losses(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    body: Result<Bytes, BytesRejection>,
+) -> Result<Json<crate::losses::LossesView>, ApiError> {
+    let req: Losses = parse(body)?;
+    if req.ours.as_deref() == Some("") {
+        return Err(ApiError::bad(
+            "choose a side: an empty name names every bot",
+        ));
+    }
+    let board = app.boards.get(&id)?;
+    let b = lock(&board);
+    crate::losses::losses(b.library(), req.ours.as_deref()).map(Json)
 }
 
 fn download(text: String, content_type: &'static str, name: &'static str) -> Response {

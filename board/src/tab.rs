@@ -11,6 +11,7 @@
 
 use crate::drawn::DrawnView;
 use crate::editor::Arrangement;
+use crate::evaluation::{Evaluation, GraphView};
 use crate::game::{Fault, Game, Played, Players};
 use crate::library::Library;
 use crate::live::{Analysis, AnalysisView, Job};
@@ -45,6 +46,8 @@ pub struct Tab {
     /// The last analysis stopped by a change of position: to the end of its slice it holds
     /// its slot, which the tab's next search takes over.
     stopped: Option<Analysis>,
+    /// The evaluation graph of the game, dropped (and so stopped) when the board leaves it.
+    evaluation: Option<Evaluation>,
     library: Library,
     version: u64,
     memory: Arc<Budget>,
@@ -111,6 +114,7 @@ pub struct View {
     over: Option<OverView>,
     setup: Option<Vec<(String, u8)>>,
     analysis: Option<AnalysisView>,
+    graph: Option<GraphView>,
     games: usize,
 }
 
@@ -129,6 +133,7 @@ impl Tab {
             bot_note: None,
             analysis: None,
             stopped: None,
+            evaluation: None,
             library: Library::default(),
             version: 0,
             memory,
@@ -203,6 +208,7 @@ impl Tab {
         };
         let slot = self.bot_slot_for(seat, &game, slots)?;
         self.changed();
+        self.evaluation = None;
         self.opponent = None;
         self.bot_note = None;
         self.seat = seat;
@@ -428,6 +434,7 @@ impl Tab {
         self.not_thinking()?;
         let arrangement = Arrangement::new(placed, to_move).map_err(ApiError::bad)?;
         self.arrangement = Some(arrangement);
+        self.evaluation = None;
         self.changed();
         Ok(())
     }
@@ -448,6 +455,7 @@ impl Tab {
             .game(n)
             .ok_or_else(|| ApiError::not_found(format!("there is no game {n}: {count} loaded")))?;
         self.game = game;
+        self.evaluation = None;
         self.arrangement = None;
         self.seat = None;
         self.opponent = None;
@@ -486,6 +494,28 @@ impl Tab {
         };
         self.analysis = Some(Analysis::start(job, slot, memory));
         Ok(())
+    }
+
+    /// Starts the evaluation graph of the game's moves at `playouts` a ply; a 429 when no
+    /// search slot is free for it, or no memory for its tree.
+    pub fn evaluate(&mut self, playouts: u64, slots: &Arc<Slots>) -> Result<(), ApiError> {
+        if self.arrangement.is_some() {
+            return Err(ApiError::conflict(
+                "a set-up position is not a game: there is no graph to draw",
+            ));
+        }
+        let slot = slots.take_for("the evaluation graph")?;
+        let memory = self.memory.allow(1, "the evaluation graph")?;
+        let moves = self.game.moves().iter().map(|p| p.mv).collect();
+        self.evaluation = Some(Evaluation::start(moves, playouts, slot, memory));
+        Ok(())
+    }
+
+    /// Stops the evaluation graph (what it drew stays).
+    pub fn stop_evaluation(&mut self) {
+        if let Some(e) = &self.evaluation {
+            e.stop();
+        }
     }
 
     /// Stops the analysis (its last view stays).
@@ -606,6 +636,7 @@ impl Tab {
             over,
             setup,
             analysis: self.analysis.as_ref().map(Analysis::view),
+            graph: self.evaluation.as_ref().map(Evaluation::view),
             games: self.library.len(),
         }
     }

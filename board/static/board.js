@@ -8,6 +8,8 @@
   var NS = svg.namespaceURI;
   var POLL_MS = 200;
   var state = { id: null, view: null, setup: null, analysedVersion: -1, timer: null };
+  // What other scripts of the page (graph.js) draw from each view.
+  var hooks = [];
 
   function $(id) { return document.getElementById(id); }
 
@@ -179,6 +181,7 @@
     $("record-link").href = "/api/boards/" + state.id + "/record";
     $("tree-link").href = "/api/boards/" + state.id + "/tree";
     if (v.mode !== "setup") state.setup = null;
+    hooks.forEach(function (h) { h(v); });
     follow(v);
     schedule(v);
   }
@@ -192,7 +195,7 @@
 
   function schedule(v) {
     if (state.timer) return;
-    if (v.thinking || (v.analysis && v.analysis.running)) {
+    if (v.thinking || (v.analysis && v.analysis.running) || (v.graph && v.graph.running)) {
       state.timer = setTimeout(function () {
         state.timer = null;
         api("GET", "").then(show).catch(fail);
@@ -379,6 +382,16 @@
       return fromHash();
     }).catch(fail);
   }
+
+  // For the page's other scripts: draw with each view, go to a ply, send a request.
+  window.twixtBoard = {
+    onShow: function (h) { hooks.push(h); },
+    view: function () { return state.view; },
+    goto: goto,
+    api: api,
+    show: show,
+    fail: fail
+  };
 
   start();
 })();

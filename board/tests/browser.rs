@@ -215,6 +215,127 @@ async fn another_sites_page_cannot_show_the_board_in_a_frame() {
     let _ = std::fs::remove_dir_all(&scratch);
 }
 
+/// The evaluation graph in the real binary: a game opened from a link is valued ply by ply
+/// with its progress shown; a click on the graph goes to that ply; a blunder is marked in the
+/// move list and on the graph, and its "Play it" plays the engine's better line from the ply
+/// before it; a results file's lost games for a side are listed with their collapse, and one
+/// opens where it turned. With `TWIXT_BOARD_GRAPH_SCREENSHOT=OUT.png` it saves the picture of the graph
+/// (how `docs/board-graph.png` was made).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_evaluation_graph_and_a_results_files_losses_in_chromium() {
+    let Some((chromium, chromedriver)) = chrome::tools() else {
+        return;
+    };
+    let (_server, base) = common::binary::start(&["--port", "0"]);
+    let (_driver, driver_url) = chrome::start_driver(&chromedriver);
+    let scratch = std::env::temp_dir().join(format!("twixt-board-graph-{}", std::process::id()));
+    let c = chrome::browser(&chromium, &driver_url, &scratch.join("profile")).await;
+    c.goto(&format!("{base}/#moves={}&ply=0", WON.replace(' ', ",")))
+        .await
+        .unwrap();
+    until(
+        &c,
+        "the whole graph",
+        "document.getElementById('graph-info').textContent.startsWith('15 of 15 plies valued')",
+    )
+    .await;
+    let points = eval(
+        &c,
+        "document.querySelector('#graph-svg .curve').getAttribute('points').split(' ').length",
+    )
+    .await;
+    assert_eq!(points, json!(15), "a point a ply");
+    // The graph's middle is ply 7 of 14.
+    click(&c, "#graph-svg").await;
+    until(
+        &c,
+        "the ply clicked",
+        "document.getElementById('ply-label').textContent === 'move 7 / 14'",
+    )
+    .await;
+    if let Ok(out) = std::env::var("TWIXT_BOARD_GRAPH_SCREENSHOT") {
+        std::fs::write(out, c.screenshot().await.unwrap()).unwrap();
+    }
+    assert!(
+        count(&c, "#moves li.blunder").await >= 1,
+        "a blunder marked"
+    );
+    assert_eq!(
+        count(&c, "#moves li.blunder").await,
+        count(&c, "#graph-svg .mark.blunder").await,
+        "the list and the graph mark the same blunders"
+    );
+    // "N. MOVE blunder (-FALL): better B, line B ... Play it": played out from ply N - 1.
+    let mark = eval(
+        &c,
+        "document.querySelector('#graph-marks li.blunder').textContent",
+    )
+    .await;
+    let mark = mark.as_str().unwrap().to_string();
+    let ply: usize = mark.split('.').next().unwrap().parse().unwrap();
+    let words = mark.split(", line ").nth(1).unwrap().split_whitespace();
+    let line: Vec<Move> = words.filter_map(|m| m.parse().ok()).collect();
+    click(&c, "#graph-marks li.blunder button").await;
+    let shown = ply - 1 + line.len();
+    until(
+        &c,
+        "the better line played",
+        &format!("document.getElementById('ply-label').textContent.startsWith('move {shown} /')"),
+    )
+    .await;
+    let mut played = moves(WON)[..ply - 1].to_vec();
+    played.extend(line);
+    assert_eq!(drawn(&c).await, expected(&played), "{mark}");
+    losses(&c, &scratch).await;
+    c.close().await.unwrap();
+    let _ = std::fs::remove_dir_all(&scratch);
+}
+
+/// A results file's lost games for red: red lost `WON` after its value fell below half at
+/// ply 8 (from 52% at ply 6); a click opens that game at ply 8 with the analysis running.
+async fn losses(c: &Client, scratch: &std::path::Path) {
+    let values = "60% a 55% b 58% c 52% d 40% e 30% f 20% g";
+    let mut lost: Value = serde_json::from_str(&record(WON, Some(1), 3)).unwrap();
+    lost["messages"] = json!(values.split(' ').collect::<Vec<_>>());
+    let file = scratch.join("losses.jsonl");
+    let lines = format!("{lost}\n{}\n", record(SHORT, None, 4));
+    std::fs::create_dir_all(scratch).unwrap();
+    std::fs::write(&file, lines).unwrap();
+    click(c, "#games summary").await;
+    let input = c.find(Locator::Id("file")).await.unwrap();
+    input.send_keys(file.to_str().unwrap()).await.unwrap();
+    until(
+        c,
+        "the sides offered",
+        "document.querySelectorAll('#losses-side option').length === 3",
+    )
+    .await;
+    let side = c.find(Locator::Id("losses-side")).await.unwrap();
+    side.select_by_value("red-bot").await.unwrap();
+    until(
+        c,
+        "red's losses",
+        "document.querySelectorAll('#losses li').length === 1",
+    )
+    .await;
+    assert_eq!(
+        text(c, "losses-info").await,
+        "1 lost of 2 games (0 won, 1 drawn)"
+    );
+    let loss = text(c, "losses").await;
+    assert!(
+        loss.contains("collapse at ply 8, E11 (52% before"),
+        "{loss}"
+    );
+    click(c, "#losses li").await;
+    until(
+        c,
+        "the ply before the collapse, analysed",
+        "document.getElementById('ply-label').textContent === 'move 8 / 14' && document.getElementById('analysis-info').textContent.startsWith('search')",
+    )
+    .await;
+}
+
 async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {
     c.goto(&format!("{base}/")).await.unwrap();
     until(

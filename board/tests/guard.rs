@@ -71,6 +71,12 @@ async fn only_the_boards_own_page_may_drive_it() {
             "another site",
         ),
         (
+            format!("POST {board}/evaluation HTTP/1.1\r\nHost: {me}\r\n{evil}"),
+            "",
+            403,
+            "another site",
+        ),
+        (
             format!("POST {board}/upload HTTP/1.1\r\nHost: {me}\r\n{evil}\r\n{plain}"),
             "E5 F7",
             403,

@@ -18,6 +18,17 @@ pub enum Kind {
     NeverBelow,
 }
 
+impl Kind {
+    /// What the collapse is, in words (`twixt-referee losses` and the board say the same).
+    pub fn describe(self) -> &'static str {
+        match self {
+            Kind::Fell => "collapse",
+            Kind::NeverAbove => "never above half; our first move",
+            Kind::NeverBelow => "never below half; our last move",
+        }
+    }
+}
+
 /// The move of ours that lost the game, as far as our own values tell.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Collapse {

@@ -1,6 +1,6 @@
 //! The text of `losses`: one block a loss, then the counts by phase and seat.
 
-use super::collapse::{our_moves, value_of, Kind, Phase};
+use super::collapse::{our_moves, value_of, Phase};
 use super::{Games, Loss};
 use std::fmt::Write;
 
@@ -82,11 +82,7 @@ fn values_lines(loss: &Loss) -> String {
 /// The collapse: its ply, what we played and valued, the value before, their answer.
 fn collapse_line(loss: &Loss) -> String {
     let c = &loss.collapse;
-    let what = match c.kind {
-        Kind::Fell => "collapse",
-        Kind::NeverAbove => "never above half; our first move",
-        Kind::NeverBelow => "never below half; our last move",
-    };
+    let what = c.kind.describe();
     format!(
         "  {what} at ply {}: we played {} ({} after, {} before); they answered {}\n",
         c.ply,
