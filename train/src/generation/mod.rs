@@ -28,6 +28,9 @@ pub struct GenerationOptions {
     /// When the gate says H1, copy the candidate's models and modules into the working tree.
     #[arg(long)]
     pub promote: bool,
+    /// Stop after this stage (selfplay, pack, net, fit, export, bundle or gate).
+    #[arg(long)]
+    pub until: Option<String>,
     /// `twixt-referee` (default: beside this program).
     #[arg(long)]
     pub referee: Option<PathBuf>,
@@ -49,7 +52,7 @@ pub fn run(options: &GenerationOptions) -> Result<()> {
         referee.display()
     );
     let mut gen = run::Generation::new(config, options.dir.clone(), exe, referee)?;
-    let verdict = stages::all(&mut gen)?;
+    let verdict = stages::all(&mut gen, options.until.as_deref())?;
     report::write(&gen, verdict)?;
     if options.promote {
         report::promote(&gen, verdict)?;

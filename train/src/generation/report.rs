@@ -8,18 +8,27 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Writes the report and prints where it is.
-pub fn write(gen: &Generation, verdict: Verdict) -> Result<()> {
+pub fn write(gen: &Generation, verdict: Option<Verdict>) -> Result<()> {
     let path = gen.path("report.md");
     std::fs::write(&path, text(gen, verdict)).with_context(|| path.display().to_string())?;
     println!(
-        "generation: the gate says {verdict}; the report is {}",
+        "generation: {}; the report is {}",
+        said(verdict),
         path.display()
     );
     Ok(())
 }
 
+/// What the gate said, or that it did not play.
+fn said(verdict: Option<Verdict>) -> String {
+    match verdict {
+        Some(verdict) => format!("the gate says {verdict}"),
+        None => "stopped before the gate".to_string(),
+    }
+}
+
 /// The report's Markdown.
-pub fn text(gen: &Generation, verdict: Verdict) -> String {
+pub fn text(gen: &Generation, verdict: Option<Verdict>) -> String {
     let mut out =
         String::from("# A generation\n\n| stage | time | outputs |\n| --- | --- | --- |\n");
     for done in &gen.done {
@@ -49,21 +58,19 @@ pub fn text(gen: &Generation, verdict: Verdict) -> String {
         );
     }
     let promoted = match verdict {
-        Verdict::H1 => "promoted: `--promote` copies it into the working tree",
+        Some(Verdict::H1) => "promoted: `--promote` copies it into the working tree",
         _ => "not promoted",
     };
-    let _ = write!(
-        out,
-        "\n## Verdict\n\nThe gate says {verdict}: {promoted}.\n"
-    );
+    let said = capital(&said(verdict));
+    let _ = write!(out, "\n## Verdict\n\n{said}: {promoted}.\n");
     out
 }
 
 /// Copies the candidate's models into `train/models/` and its modules into `src/` when the gate
 /// said H1; says why not otherwise. Never commits.
-pub fn promote(gen: &Generation, verdict: Verdict) -> Result<()> {
-    if verdict != Verdict::H1 {
-        println!("generation: not promoted: the gate says {verdict}, not H1");
+pub fn promote(gen: &Generation, verdict: Option<Verdict>) -> Result<()> {
+    if verdict != Some(Verdict::H1) {
+        println!("generation: not promoted: {}, not H1", said(verdict));
         return Ok(());
     }
     for model in MODELS {
@@ -74,6 +81,14 @@ pub fn promote(gen: &Generation, verdict: Verdict) -> Result<()> {
     }
     println!("generation: promoted: the models and modules are in the working tree, to commit");
     Ok(())
+}
+
+/// The text with its first letter capitalised.
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map_or(String::new(), |c| c.to_uppercase().chain(chars).collect())
 }
 
 fn copy(from: &Path, to: &Path) -> Result<()> {

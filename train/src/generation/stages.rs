@@ -43,15 +43,29 @@ impl fmt::Display for Verdict {
     }
 }
 
-/// Runs (or skips) every stage and returns the gate's verdict.
-pub fn all(gen: &mut Generation) -> Result<Verdict> {
-    selfplay(gen)?;
-    pack(gen)?;
-    net(gen)?;
-    fit(gen)?;
-    export(gen)?;
-    bundle(gen)?;
-    gate(gen)
+/// The stages in order, by name.
+pub const STAGES: [&str; 7] = ["selfplay", "pack", "net", "fit", "export", "bundle", "gate"];
+
+/// Runs (or skips) every stage, or those up to `until`, and returns the gate's verdict (none
+/// when the run stopped before the gate).
+pub fn all(gen: &mut Generation, until: Option<&str>) -> Result<Option<Verdict>> {
+    let last = match until {
+        Some(stage) => STAGES.iter().position(|s| *s == stage).with_context(|| {
+            format!(
+                "--until {stage}: no such stage (one of {})",
+                STAGES.join(", ")
+            )
+        })?,
+        None => STAGES.len() - 1,
+    };
+    let steps: [fn(&mut Generation) -> Result<()>; 6] = [selfplay, pack, net, fit, export, bundle];
+    for step in &steps[..last.min(steps.len() - 1) + 1] {
+        step(gen)?;
+    }
+    match last == STAGES.len() - 1 {
+        true => gate(gen).map(Some),
+        false => Ok(None),
+    }
 }
 
 /// `selfplay`'s options from the config, as one machine's command takes them (no file, no
@@ -436,6 +450,17 @@ mod tests {
         assert_eq!(against(&generation(TOY)), "bin:gen6/shipped-bin");
         let toml = TOY.replace("games = 2", "games = 2\nagainst = \"251a39c\"");
         assert_eq!(against(&generation(&toml)), "251a39c");
+    }
+
+    #[test]
+    fn until_an_unknown_stage_is_refused_naming_the_stages() {
+        let err = all(&mut generation(TOY), Some("gates"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("--until gates") && err.contains(&STAGES.join(", ")),
+            "{err}"
+        );
     }
 
     #[test]
