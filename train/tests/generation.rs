@@ -6,6 +6,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use twixt_train::generation::stages::STAGES;
 
 const TOY: &str = r#"
 data = ["train/data/gen5/shard1.zst:4"]
@@ -85,8 +86,6 @@ impl Drop for Worktree {
             .status();
     }
 }
-
-const STAGES: [&str; 7] = ["selfplay", "pack", "net", "fit", "export", "bundle", "gate"];
 
 #[test]
 fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {

@@ -95,3 +95,55 @@ fn copy(from: &Path, to: &Path) -> Result<()> {
     std::fs::copy(from, to).with_context(|| format!("{} to {}", from.display(), to.display()))?;
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generation::config::Config;
+    use crate::generation::ledger::Record;
+    use crate::generation::run::Done;
+
+    fn generation() -> Generation {
+        let toml = "[selfplay]\ngames = 1\niterations = 1\nseed = 1\n[net]\ninit = \"v\"\n\
+                    epochs = 1\nrow_bits = 7\n[fit]\n[gate]\ngames = 1\nsprt = [\"elo0=0\"]\n";
+        let config = Config::parse(toml).unwrap();
+        let mut gen =
+            Generation::new(config, "no-such-dir".into(), "t".into(), "r".into()).unwrap();
+        let record = Record {
+            seconds: 2.5,
+            figures: "positions: 9".into(),
+            ..Record::default()
+        };
+        gen.done.push(Done {
+            stage: "fit".into(),
+            record,
+            skipped: true,
+        });
+        gen
+    }
+
+    #[test]
+    fn the_report_shows_each_stage_and_the_verdict() {
+        let text = text(&generation(), Some(Verdict::H0));
+        assert!(
+            text.contains("| fit | skipped (done in 2.5 s; sums match) |"),
+            "{text}"
+        );
+        assert!(text.contains("## fit\n\n```\npositions: 9\n```"), "{text}");
+        assert!(text.contains("The gate says H0: not promoted."), "{text}");
+        let stopped = super::text(&generation(), None);
+        assert!(
+            stopped.contains("Stopped before the gate: not promoted."),
+            "{stopped}"
+        );
+    }
+
+    /// Without H1 nothing is copied: the candidate's files are not even looked for.
+    #[test]
+    fn only_h1_promotes() {
+        for verdict in [None, Some(Verdict::H0), Some(Verdict::Inconclusive)] {
+            promote(&generation(), verdict).unwrap();
+        }
+        assert!(promote(&generation(), Some(Verdict::H1)).is_err());
+    }
+}
