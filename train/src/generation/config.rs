@@ -98,6 +98,13 @@ impl Config {
             !config.gate.sprt.is_empty(),
             "gate.sprt is needed: the gate decides"
         );
+        if let Some(cluster) = &config.selfplay.cluster {
+            let has = |o: &str| cluster.iter().any(|c| c == o);
+            anyhow::ensure!(
+                !has("--slurm") || has("--wait"),
+                "selfplay.cluster: --slurm needs --wait, so that the merged games are there after"
+            );
+        }
         Ok(config)
     }
 }
@@ -129,6 +136,18 @@ mod tests {
         assert_eq!(config.selfplay.games, 4);
         assert!(config.selfplay.cluster.is_none());
         assert_eq!(config.fit.args, ["--hidden", "--epochs", "1"]);
+    }
+
+    #[test]
+    fn slurm_without_wait_is_refused() {
+        let slurm = TOY.replace(
+            "seed = 7",
+            "seed = 7\ncluster = [\"--slurm\", \"--shards\", \"2\"]",
+        );
+        let err = Config::parse(&slurm).unwrap_err().to_string();
+        assert!(err.contains("--wait"), "{err}");
+        let waits = slurm.replace("\"--slurm\",", "\"--slurm\", \"--wait\",");
+        assert!(Config::parse(&waits).is_ok());
     }
 
     #[test]
