@@ -2,10 +2,10 @@
 //! (an sshd this test starts on the loopback) and through a single-node Slurm (munged,
 //! slurmctld and slurmd this test starts), each checked against the same run on one machine:
 //! the merged self-play file byte for byte, the merged match game for game, the tune's
-//! trajectory row for row; on Slurm a `test` too, its merged games naming their engines; and
-//! a shard killed halfway, then resumed. The self-play's folder
-//! has a space in its name, and over ssh its program is named by a relative path, so that the
-//! script sends it. A test ends only processes it started (by their id, found below its own
+//! trajectory row for row; on Slurm a `test` too, its merged games naming their engines; a
+//! shard killed halfway, then resumed; and `twixt-train generation`'s self-play over ssh. The
+//! self-play's folder has a space in its name, and over ssh its program is named by a relative
+//! path, so that the script sends it. A test ends only processes it started (by their id, found below its own
 //! sshd), so both run at once beside a real self-play run. Without the tools (Debian: parallel
 //! rsync openssh-server slurm-wlm munge) a test says so and passes, except in CI (`CI=true`),
 //! where it fails.
@@ -308,6 +308,40 @@ fn tune_over_ssh(dir: &Path, sshd: &Sshd) {
     assert_eq!(csv("ssh.csv"), one);
 }
 
+/// `twixt-train generation`'s self-play stage through `scripts/cluster --ssh` (run from the
+/// workspace root, its folder given relative to it): its `selfplay.bin` is the one-machine
+/// run's file, `whole`.
+fn generation_over_ssh(dir: &Path, sshd: &Sshd, whole: &[u8]) {
+    let root = workspace_root();
+    let here = |p: &Path| p.strip_prefix(root).unwrap().display().to_string();
+    let cluster = [
+        "--ssh".into(),
+        here(&dir.join("machines")),
+        "--shards".into(),
+        "3".into(),
+        "--ssh-command".into(),
+        sshd.ssh_command(),
+        "--remote-dir".into(),
+        dir.join("generation remote").display().to_string(),
+    ];
+    let config = format!(
+        "[selfplay]\ngames = 12\niterations = 300\nseed = 9\ncluster = {cluster:?}\n\
+         [net]\ninit = \"train/models/value.txt\"\nepochs = 1\nrow_bits = 7\n[fit]\n\
+         [gate]\ngames = 2\nsprt = [\"elo0=0\"]\n"
+    );
+    std::fs::write(dir.join("generation.toml"), config).unwrap();
+    let gen = dir.join("generation");
+    let out = Command::new(binary("twixt-train"))
+        .args(["generation", "--until", "selfplay", "--config"])
+        .arg(dir.join("generation.toml"))
+        .args(["--dir", &here(&gen)])
+        .current_dir(root)
+        .output()
+        .unwrap();
+    ok(out, "the generation's self-play over ssh");
+    assert_eq!(std::fs::read(gen.join("selfplay.bin")).unwrap(), whole);
+}
+
 #[test]
 fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
     let lack = missing(&["parallel", "rsync", "ssh", "ssh-keygen", "sshd", "kill"]);
@@ -320,6 +354,7 @@ fn self_play_a_match_and_a_tune_over_ssh_are_one_machine_s() {
     let dir = scratch("cluster-ssh");
     let sshd = Sshd::start(&dir);
     let whole = self_play_over_ssh(&dir, &sshd);
+    generation_over_ssh(&dir, &sshd, &whole);
     killed_and_resumed_over_ssh(&dir.join("again"), &sshd, &whole);
     match_over_ssh(&dir, &sshd);
     tune_over_ssh(&dir, &sshd);

@@ -4,12 +4,14 @@
 //! engine as a module; [`distance`] fits the distance value's two weights; [`net`] trains the
 //! value network. The fits score themselves on the games [`held_out`] leaves out, and both
 //! models' files are [`weights_text`].
-//! [`book`] decides the first plies offline: the book the engine ships.
+//! [`book`] decides the first plies offline: the book the engine ships. [`generation`] runs
+//! them all, from the shipped bot to a gated candidate, by one command.
 //! Host-only: it never ships to CodinGame.
 
 pub mod book;
 pub mod data;
 pub mod distance;
+pub mod generation;
 pub mod held_out;
 pub mod info;
 pub mod net;

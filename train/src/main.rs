@@ -105,6 +105,9 @@ enum Command {
         #[arg(long)]
         games: Option<u32>,
     },
+    /// The next generation from the shipped bot: self-play, the fits, export, bundle and the
+    /// gate, each stage skipped when its outputs are there with their sums.
+    Generation(twixt_train::generation::GenerationOptions),
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -116,6 +119,7 @@ fn main() -> ExitCode {
     let result = match Cli::parse().command {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
+        Command::Generation(options) => twixt_train::generation::run(&options),
         Command::Merge { out, shards, games } => merge::merge(&shards, &out, games).map(|m| {
             println!(
                 "{}: {} games, {} searched positions, from {} shards",

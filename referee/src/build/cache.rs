@@ -4,9 +4,7 @@
 //! never share a half-written binary.
 
 use anyhow::{Context, Result};
-use sha2::{Digest, Sha256};
 use std::fs::{self, File, TryLockError};
-use std::io::Read;
 use std::path::{Path, PathBuf};
 
 /// The file name of every compiled bundle.
@@ -142,26 +140,8 @@ impl Entry {
     }
 }
 
-/// The SHA-256 of a file's bytes, in lowercase hex.
-pub fn sha256_file(path: &Path) -> Result<String> {
-    let mut file = File::open(path).with_context(|| path.display().to_string())?;
-    let mut hasher = Sha256::new();
-    let mut buf = vec![0; 1 << 16];
-    loop {
-        let n = file
-            .read(&mut buf)
-            .with_context(|| path.display().to_string())?;
-        if n == 0 {
-            break;
-        }
-        hasher.update(&buf[..n]);
-    }
-    Ok(hasher
-        .finalize()
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect())
-}
+/// The SHA-256 of a file's bytes, in lowercase hex (shared with `twixt-train generation`).
+pub use twixt_host::sum::sha256_file;
 
 #[cfg(test)]
 mod tests {

@@ -1,0 +1,166 @@
+//! The config of a generation (`twixt-train generation --config FILE`): a small TOML file saying
+//! how many games to play, what to fit on and how, and how the candidate is gated. Every path in
+//! it is relative to the repository root the command runs in.
+
+use anyhow::{Context, Result};
+use serde::Deserialize;
+use std::path::{Path, PathBuf};
+
+/// The whole config.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Config {
+    /// Committed data fitted beside the new generation's games (the older generations), in
+    /// the order the fits read them.
+    #[serde(default)]
+    pub data: Vec<String>,
+    pub selfplay: Selfplay,
+    pub net: Net,
+    pub fit: Fit,
+    pub gate: Gate,
+}
+
+/// The new generation's games, by the shipped bot (this build's `twixt-train selfplay`).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Selfplay {
+    pub games: u32,
+    pub iterations: u32,
+    pub fast: Option<u32>,
+    pub full_share: Option<f64>,
+    pub opening: Option<u8>,
+    pub seed: u64,
+    /// The teacher's parameters (`NAME=VALUE`, as `selfplay --set` takes them).
+    #[serde(default)]
+    pub set: Vec<String>,
+    /// Threads of a local run (ignored by a cluster's shards, which take their default).
+    pub threads: Option<usize>,
+    /// `scripts/cluster`'s options before `--dir` (`["--ssh", "machines.txt", "--shards",
+    /// "32"]` or `["--slurm", "--wait", "--shards", "32"]`); absent: the games are played here.
+    pub cluster: Option<Vec<String>>,
+}
+
+/// The value network's fit (`twixt-train net`), warm-started from `init`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Net {
+    /// The model trained on: the shipped network.
+    pub init: PathBuf,
+    pub epochs: u32,
+    /// `net`'s other options (`--rate`, `--children`, `--value-mix`, `--row-bits`, ...).
+    #[serde(default)]
+    pub args: Vec<String>,
+    /// `export-net --row-bits`.
+    pub row_bits: u32,
+}
+
+/// The policy's fit (`twixt-train fit`), from scratch: `fit` has no warm start from a hidden
+/// layer.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Fit {
+    /// `fit`'s options (`--hidden`, `--epochs`, `--rate`, `--bits`, `--threads`, ...).
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+/// The gate: `twixt-referee test` of the candidate's compiled bundle against the shipped bot.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Gate {
+    /// The shipped side: absent or `"shipped"`, HEAD's bundle compiled as the candidate's is;
+    /// else as `twixt-referee test` takes it (a commit, or `bin:PATH`).
+    pub against: Option<String>,
+    pub games: u32,
+    /// `--sprt`'s values (`["elo0=0", "elo1=30", "alpha=0.05", "beta=0.05"]`).
+    pub sprt: Vec<String>,
+    /// `test`'s other options (`--openings`, `--concurrency`, clock options, ...).
+    #[serde(default)]
+    pub args: Vec<String>,
+}
+
+impl Config {
+    /// Reads and checks a config file.
+    pub fn read(path: &Path) -> Result<Config> {
+        let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
+        Config::parse(&text).with_context(|| path.display().to_string())
+    }
+
+    /// Parses a config's text.
+    pub fn parse(text: &str) -> Result<Config> {
+        let config: Config = toml::from_str(text)?;
+        anyhow::ensure!(
+            config.selfplay.games > 0,
+            "selfplay.games must be at least 1"
+        );
+        anyhow::ensure!(config.gate.games > 0, "gate.games must be at least 1");
+        anyhow::ensure!(
+            !config.gate.sprt.is_empty(),
+            "gate.sprt is needed: the gate decides"
+        );
+        if let Some(cluster) = &config.selfplay.cluster {
+            let has = |o: &str| cluster.iter().any(|c| c == o);
+            anyhow::ensure!(
+                !has("--slurm") || has("--wait"),
+                "selfplay.cluster: --slurm needs --wait, so that the merged games are there after"
+            );
+        }
+        Ok(config)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const TOY: &str = r#"
+        data = ["train/data/gen5/shard1.zst:2"]
+        [selfplay]
+        games = 4
+        iterations = 100
+        seed = 7
+        [net]
+        init = "train/models/value.txt"
+        epochs = 1
+        row_bits = 7
+        [fit]
+        args = ["--hidden", "--epochs", "1"]
+        [gate]
+        games = 2
+        sprt = ["elo0=0", "elo1=30", "alpha=0.05", "beta=0.05"]
+    "#;
+
+    #[test]
+    fn a_toy_config_parses() {
+        let config = Config::parse(TOY).unwrap();
+        assert_eq!(config.selfplay.games, 4);
+        assert!(config.selfplay.cluster.is_none());
+        assert_eq!(config.fit.args, ["--hidden", "--epochs", "1"]);
+    }
+
+    #[test]
+    fn slurm_without_wait_is_refused() {
+        let slurm = TOY.replace(
+            "seed = 7",
+            "seed = 7\ncluster = [\"--slurm\", \"--shards\", \"2\"]",
+        );
+        let err = Config::parse(&slurm).unwrap_err().to_string();
+        assert!(err.contains("--wait"), "{err}");
+        let waits = slurm.replace("\"--slurm\",", "\"--slurm\", \"--wait\",");
+        assert!(Config::parse(&waits).is_ok());
+    }
+
+    #[test]
+    fn an_unknown_key_or_an_empty_gate_is_refused() {
+        let typo = TOY.replace("games = 4", "game = 4");
+        assert!(Config::parse(&typo).is_err());
+        let no_sprt = TOY.replace(
+            r#"sprt = ["elo0=0", "elo1=30", "alpha=0.05", "beta=0.05"]"#,
+            "sprt = []",
+        );
+        assert!(Config::parse(&no_sprt)
+            .unwrap_err()
+            .to_string()
+            .contains("sprt"));
+    }
+}
