@@ -164,7 +164,12 @@
   }
 
   function show(v) {
+    // A poll sent before a change can answer after it: an older view of this board is not
+    // drawn over the newer one (the version counts the board's changes).
+    var shown = state.view;
+    if (shown && state.viewOf === state.id && v.version < shown.version) return;
     state.view = v;
+    state.viewOf = state.id;
     $("error").textContent = v.bot_note || "";
     drawPieces(v);
     drawAnalysis(v);
