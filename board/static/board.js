@@ -388,8 +388,12 @@
     }).catch(fail);
   }
 
-  // For the page's other scripts: draw with each view, go to a ply, send a request.
+  // For the page's other scripts: draw with each view, go to a ply, send a request; and the
+  // page's own helpers (an element by id, a new SVG element, emptying an element).
   window.twixtBoard = {
+    byId: $,
+    svg: add,
+    clear: clear,
     onShow: function (h) { hooks.push(h); },
     view: function () { return state.view; },
     goto: goto,

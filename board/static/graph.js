@@ -5,22 +5,14 @@
 (function () {
   "use strict";
   var board = window.twixtBoard;
-  var svg = document.getElementById("graph-svg");
-  var NS = svg.namespaceURI;
+  var $ = board.byId, add = board.svg, clear = board.clear;
+  var svg = $("graph-svg");
   var W = 360, H = 120;
   // A pasted game's graph is made at once, a results file's on request (the button): the
   // version of the board when moves were pasted, asking for the graph of the next game shown
   // (-1: the game of a report's link).
   var wanted = /(^#|&)moves=/.test(location.hash) ? -1 : null;
 
-  function $(id) { return document.getElementById(id); }
-  function add(parent, tag, attrs) {
-    var e = document.createElementNS(NS, tag);
-    Object.keys(attrs).forEach(function (k) { e.setAttribute(k, attrs[k]); });
-    parent.appendChild(e);
-    return e;
-  }
-  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
 
   // Red's value at ply p, from the value for the player to move (player p % 2).
   function red(values, p) { return p % 2 === 0 ? values[p].value : 1 - values[p].value; }

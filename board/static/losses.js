@@ -4,8 +4,7 @@
 (function () {
   "use strict";
   var board = window.twixtBoard;
-  function $(id) { return document.getElementById(id); }
-  function clear(e) { while (e.firstChild) e.removeChild(e.firstChild); }
+  var $ = board.byId, clear = board.clear;
   function percent(v) { return v === null ? "?" : Math.round(100 * v) + "%"; }
 
   function open(l) {
