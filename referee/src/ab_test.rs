@@ -44,6 +44,10 @@ pub struct TestArgs {
     /// file's name; none for a shard, whose games are a slice].
     #[arg(long, value_name = "FILE.html", conflicts_with = "shard")]
     pub report: Option<PathBuf>,
+    /// Flags both bots are given after their seed, such as "--playouts 50" for a quick
+    /// screen; a verdict is made without, at the clocks the bots are judged by.
+    #[arg(long, value_name = "FLAGS", allow_hyphen_values = true)]
+    pub bot_args: Option<String>,
     #[command(flatten)]
     pub options: MatchOptions,
     #[command(flatten)]
@@ -103,10 +107,18 @@ impl Start {
 pub fn run(args: TestArgs) -> Result<i32> {
     let root = repo_root();
     let cache = Cache::at(&root);
-    let ids = [
+    let mut ids = [
         engine(&cache, &root, &args.a).context("engine A")?,
         engine(&cache, &root, &args.b).context("engine B")?,
     ];
+    if let Some(flags) = &args.bot_args {
+        let words = shlex::split(flags).with_context(|| format!("--bot-args {flags:?}"))?;
+        let quoted = shlex::try_join(words.iter().map(String::as_str))
+            .with_context(|| format!("--bot-args {flags:?}: cannot be quoted"))?;
+        for id in &mut ids {
+            id.cmd = format!("{} {quoted}", id.cmd);
+        }
+    }
     let start = Start::of(&args.options, &root);
     let mut options = start.clone().apply(args.options);
     let results = options.results.take().unwrap_or_else(|| {

@@ -147,3 +147,22 @@ fn an_engine_that_is_neither_commit_nor_file_is_named() {
         "{said}"
     );
 }
+
+#[test]
+fn flags_for_both_bots_follow_their_seed_in_every_record() {
+    let dir = repository("ab-test-bot-args");
+    let out = test(&dir, &["--games", "2", "--bot-args", "--playouts 20"]);
+    assert_eq!(out.status.code(), Some(0), "{}", text(&out));
+    let results = dir.join("target/tests/test-quick.sh-vs-quick.sh-random.jsonl");
+    let records = read_records(&results).unwrap();
+    assert_eq!(records.len(), 2);
+    let want = format!("{} --seed {{seed}} --playouts 20", quick());
+    for r in &records {
+        for id in [&r.engine0, &r.engine1] {
+            assert_eq!(id.as_ref().unwrap().cmd, want);
+        }
+    }
+    let bad = test(&dir, &["--games", "2", "--bot-args", "\"unclosed"]);
+    assert_eq!(bad.status.code(), Some(2), "{}", text(&bad));
+    assert!(text(&bad).contains("--bot-args"), "{}", text(&bad));
+}

@@ -1,7 +1,7 @@
 //! `twixt-train generation` end to end on a toy budget: 4 self-play games of 100 iterations,
 //! a fit of one epoch each, export into a candidate tree, both bundles compiled as CodinGame
-//! does, and a gate of 2 games. The gate's clock (200 ms, then 50) is far under what the bot
-//! thinks, so its games end by timeouts: the toy checks the plumbing, never strength. Then the
+//! does, and a gate of 2 games whose bots search 30 playouts a move (`test --bot-args`), so
+//! that they end on the board in a second: the toy checks the plumbing, never strength. Then the
 //! same command again skips every stage, and a damaged output runs its stage again.
 
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ args = ["--hidden", "--epochs", "1", "--bits", "7"]
 [gate]
 games = 2
 sprt = ["elo0=0", "elo1=30", "alpha=0.05", "beta=0.05"]
-args = ["--first-ms", "200", "--turn-ms", "50"]
+args = ["--bot-args", "--playouts 30"]
 "#;
 
 /// The workspace's root: the generation runs there.
@@ -113,6 +113,11 @@ fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {
     assert!(report.contains("The gate says "), "{report}");
     let games = std::fs::read_to_string(dir.join("gate.jsonl")).unwrap();
     assert_eq!(games.lines().count(), 2);
+    for game in games.lines() {
+        let record: serde_json::Value = serde_json::from_str(game).unwrap();
+        let reason = record["reason"].as_str().unwrap();
+        assert!(["connected", "draw"].contains(&reason), "{game}");
+    }
     let ledger: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(dir.join("stages.json")).unwrap()).unwrap();
     for stage in STAGES {
