@@ -180,7 +180,8 @@ mod tests {
             tabs.push(tab);
         }
         for tab in &tabs[..2] {
-            let clock = Clock::Ms(100);
+            // Room for a loaded machine: a late answer would end the game, and its bot's trees.
+            let clock = Clock::Ms(400);
             lock(tab)
                 .new_game(tab, Some(Player::Zero), clock, &slots)
                 .unwrap();
