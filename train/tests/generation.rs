@@ -22,6 +22,7 @@ epochs = 1
 row_bits = 7
 args = ["--row-bits", "7"]
 [fit]
+init = "train/models/policy.txt"
 args = ["--hidden", "--epochs", "1", "--bits", "7"]
 [gate]
 games = 2

@@ -96,3 +96,26 @@ fn the_fit_is_the_same_for_the_same_seed_whatever_the_threads() {
     assert_eq!(fit(1, 3), fit(2, 3));
     assert_eq!(fit(1, 3), fit(3, 3));
 }
+
+#[test]
+fn a_fit_goes_on_from_a_model_s_own_layer() {
+    let examples = exclusive_or();
+    let settings = |epochs| Settings {
+        epochs,
+        rate: 0.03,
+        batch: 16,
+        l2: 0.0,
+        threads: 1,
+        seed: 3,
+    };
+    let fit = |from: &Policy, epochs| {
+        let w = hidden::fit(from, &examples, settings(epochs), |_, _, _| {}).unwrap();
+        rounded(&w, 7)
+    };
+    let first = fit(&Policy::uniform(), 1);
+    // No pass: the weights it starts from are the model's, integers and all.
+    assert_eq!(fit(&first, 0), first);
+    // A pass from there goes on from the model: a fresh start of one pass, the same seed, is
+    // the model itself.
+    assert_ne!(fit(&first, 1), first);
+}

@@ -54,11 +54,13 @@ pub struct Net {
     pub row_bits: u32,
 }
 
-/// The policy's fit (`twixt-train fit`), from scratch: `fit` has no warm start from a hidden
-/// layer.
+/// The policy's fit (`twixt-train fit`): from the shipped policy with `init` (and `--hidden`
+/// among the options), else from scratch.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Fit {
+    /// The model to go on from (`fit --hidden --init`): the shipped policy.
+    pub init: Option<PathBuf>,
     /// `fit`'s options (`--hidden`, `--epochs`, `--rate`, `--bits`, `--threads`, ...).
     #[serde(default)]
     pub args: Vec<String>,

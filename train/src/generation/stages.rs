@@ -198,7 +198,8 @@ fn net(gen: &mut Generation) -> Result<()> {
     Ok(())
 }
 
-/// The policy, fitted from scratch (`fit` scores the shipped policy on the same held-out games).
+/// The policy, fitted on from the shipped one where the config says `init`, else from scratch
+/// (`fit` scores the shipped policy on the same held-out games).
 fn fit(gen: &mut Generation) -> Result<()> {
     let mut command = Command::new(&gen.exe);
     command
@@ -206,8 +207,12 @@ fn fit(gen: &mut Generation) -> Result<()> {
         .args(data(gen))
         .arg("-o")
         .arg(gen.path("policy.txt"));
+    let mut inputs = data(gen);
+    if let Some(init) = &gen.config.fit.init {
+        command.arg("--init").arg(init);
+        inputs.push(init.clone());
+    }
     command.args(&gen.config.fit.args);
-    let inputs = data(gen);
     gen.stage(
         "fit",
         &format!("{command:?}"),

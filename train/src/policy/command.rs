@@ -37,8 +37,12 @@ pub struct FitOptions {
     pub hidden: bool,
     /// With `--hidden`: the linear policy to start from (a `fit` model file; a hidden layer of
     /// its is not kept: the fit makes its own); when left out, linear weights of zero.
-    #[arg(long, requires = "hidden")]
+    #[arg(long, requires = "hidden", conflicts_with = "init")]
     pub base: Option<PathBuf>,
+    /// With `--hidden`: a model with a hidden layer to go on from, its linear weights and its
+    /// layer both (a warm start, such as from the shipped `train/models/policy.txt`).
+    #[arg(long, requires = "hidden")]
+    pub init: Option<PathBuf>,
     /// With `--hidden`: positions a step.
     #[arg(long, default_value_t = 256)]
     pub batch: usize,
@@ -110,9 +114,21 @@ fn fit_hidden(
     train: &[Example],
     start: Instant,
 ) -> Result<()> {
-    let base = match &options.base {
-        Some(path) => file::read(path)?,
-        None => Policy::uniform(),
+    let base = match (&options.init, &options.base) {
+        (Some(path), _) => {
+            let model = file::read(path)?;
+            anyhow::ensure!(
+                model.hidden.is_some(),
+                "{}: --init takes a model with a hidden layer (--base starts from a linear one)",
+                path.display()
+            );
+            model
+        }
+        (None, Some(path)) => Policy {
+            hidden: None,
+            ..file::read(path)?
+        },
+        (None, None) => Policy::uniform(),
     };
     println!("{}", line("base", &fit::score(&base, held)));
     let settings = hidden::Settings {

@@ -22,8 +22,14 @@ const WEIGHTS: usize = OUT + HIDDEN;
 /// The fit's weights: `base`'s linear ones, rows within ±0.1 and biases within 0.25 ± 0.1,
 /// output weights zero (the layer says nothing yet). Wider rows, which leave more sums
 /// outside the clamp's [0, 1] at once, fitted worse held out (3.1784 nats against 3.1747 on
-/// gen2-gen4's 69,280 held-out positions).
+/// gen2-gen4's 69,280 held-out positions). A `base` with a hidden layer is gone on from: its
+/// layer's integers over `2^(bits − 2)` are the rows, biases and outputs (a warm start).
 fn start(base: &Policy, seed: u64) -> Vec<f32> {
+    if let Some(layer) = &base.hidden {
+        let one = f32::from(layer.one());
+        let rest = layer.ints().into_iter().map(|i| i as f32 / one);
+        return base.weights.iter().copied().chain(rest).collect();
+    }
     let mut rng = FastRng::new(seed);
     let mut w = vec![0.0; WEIGHTS];
     w[..FEATURES].copy_from_slice(&base.weights);
@@ -127,7 +133,8 @@ fn add_gradient(w: &[f32], ex: &Example, g: &mut [f32]) -> f64 {
     loss
 }
 
-/// Fits a hidden layer beside `base`'s logits to `train`, calling `progress(epoch, loss,
+/// Fits a hidden layer beside `base`'s logits to `train` (or goes on with `base`'s own layer,
+/// where it has one), calling `progress(epoch, loss,
 /// weights)` after each pass, and returns the fit's weights (for [`rounded`]); an error when
 /// the loss stops being a finite number.
 pub fn fit(
