@@ -4,9 +4,9 @@
 //! that is missing, and each data file that is not listed, so new data cannot slip in
 //! unchecked. `sha256sum -c SHA256SUMS` checks the sums without a build.
 
-use sha2::{Digest, Sha256};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
+use twixt_host::sum::sha256_file;
 
 /// The sums file, at the repository's root.
 const SUMS: &str = "SHA256SUMS";
@@ -72,18 +72,6 @@ fn entries(text: &str, problems: &mut Vec<String>) -> BTreeMap<String, String> {
     sums
 }
 
-/// The sha256 of `bytes` as `sha256sum` writes it.
-fn hex_sum(bytes: &[u8]) -> String {
-    Sha256::digest(bytes)
-        .iter()
-        .map(|b| format!("{b:02x}"))
-        .collect()
-}
-
-fn sha256(path: &Path) -> std::io::Result<String> {
-    Ok(hex_sum(&std::fs::read(path)?))
-}
-
 /// What is wrong with the data under `root` against its sums file, one line a file.
 fn problems(root: &Path) -> Vec<String> {
     let mut problems = Vec::new();
@@ -101,18 +89,21 @@ fn problems(root: &Path) -> Vec<String> {
     let unlisted = files.iter().filter(|f| !sums.contains_key(*f));
     problems.extend(unlisted.map(|f| format!("{f}: data, but not listed in {SUMS}")));
     for (path, sum) in &sums {
-        match sha256(&root.join(path)) {
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                problems.push(format!("{path}: listed in {SUMS}, but missing"))
-            }
-            Err(e) => problems.push(format!("{path}: {e}")),
-            Ok(_) if !files.contains(path) => problems.push(format!(
+        let file = root.join(path);
+        if !file.exists() {
+            problems.push(format!("{path}: listed in {SUMS}, but missing"));
+        } else if !files.contains(path) {
+            problems.push(format!(
                 "{path}: listed in {SUMS}, but not a data file (not in {FOLDERS:?}, or a {NOT_DATA:?})"
-            )),
-            Ok(actual) if actual != *sum => problems.push(format!(
-                "{path}: its sha256 is {actual}, {SUMS} says {sum}"
-            )),
-            Ok(_) => {}
+            ));
+        } else {
+            match sha256_file(&file) {
+                Err(e) => problems.push(format!("{path}: {e:#}")),
+                Ok(actual) if actual != *sum => {
+                    problems.push(format!("{path}: its sha256 is {actual}, {SUMS} says {sum}"))
+                }
+                Ok(_) => {}
+            }
         }
     }
     problems
@@ -146,10 +137,11 @@ fn a_flipped_byte_a_missing_file_and_unlisted_data_are_each_named() {
     write("docs/matches/a.jsonl", b"{}\n");
     write("docs/matches/index.toml", b"[[match]]\n");
     write("fixtures/losses/README.md", b"# losses\n");
+    let sum = |path: &str| sha256_file(&root.join(path)).unwrap();
     let listing = format!(
         "{}  docs/matches/a.jsonl\n{}  train/models/value.txt\n",
-        hex_sum(b"{}\n"),
-        hex_sum(b"weights\n")
+        sum("docs/matches/a.jsonl"),
+        sum("train/models/value.txt")
     );
     write(SUMS, listing.as_bytes());
     assert_eq!(problems(root), Vec::<String>::new());
