@@ -8,12 +8,12 @@
 //! From the values, each move whose mover's value falls by at least a [`THRESHOLDS`] step is
 //! marked, with the move and line the search preferred at the ply before it.
 
-use crate::memory::{Allowance, Leaving};
+use crate::background::{Background, Ended};
+use crate::memory::Allowance;
 use crate::slots::Slot;
 use serde::Serialize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use twixt::position::{last_pegs_after, LastPegs, Move, Outcome, Position};
 use twixt::search::params::Params;
 use twixt::search::{Limits, Searcher};
@@ -76,61 +76,29 @@ pub struct GraphView {
     pub ended: Option<String>,
 }
 
-/// A running (or finished) evaluation of a game.
-pub struct Evaluation {
-    stop: Arc<AtomicBool>,
-    view: Arc<Mutex<GraphView>>,
-    leaving: Leaving,
+/// A running (or finished) evaluation of a game: a [`Background`] search.
+pub type Evaluation = Background<GraphView>;
+
+impl Ended for GraphView {
+    fn ended(&mut self, why: String) {
+        self.running = false;
+        self.ended = Some(why);
+    }
 }
 
 impl Evaluation {
     /// Starts evaluating every ply of `moves` (legal, from the empty board) at `playouts` a
     /// ply on a thread of its own, holding `slot` while it runs, its tree within `memory`.
-    pub fn start(moves: Vec<Move>, playouts: u64, slot: Slot, memory: Allowance) -> Evaluation {
-        let stop = Arc::new(AtomicBool::new(false));
-        let view = Arc::new(Mutex::new(GraphView {
+    pub fn of(moves: Vec<Move>, playouts: u64, slot: Slot, memory: Allowance) -> Evaluation {
+        let view = GraphView {
             running: true,
             moves: moves.iter().map(Move::to_string).collect(),
             playouts,
             ..GraphView::default()
-        }));
-        let (stop2, view2) = (stop.clone(), view.clone());
-        let leaving = memory.reservation.leaving();
-        std::thread::spawn(move || {
-            let max_nodes = memory.max_nodes;
-            let run = || evaluate(&moves, playouts, max_nodes, &stop2, &view2);
-            let ended = catch_unwind(AssertUnwindSafe(run))
-                .unwrap_or_else(|_| "the search failed".to_string());
-            // Memory and slot back before the view says it ended: a request that follows
-            // finds both.
-            drop(memory);
-            drop(slot);
-            let mut v = view2.lock().unwrap_or_else(|e| e.into_inner());
-            v.running = false;
-            v.ended = Some(ended);
-        });
-        Evaluation {
-            stop,
-            view,
-            leaving,
-        }
-    }
-
-    /// Asks it to stop (it does within a ply): its memory is on its way back.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-        self.leaving.mark();
-    }
-
-    /// What it shows now.
-    pub fn view(&self) -> GraphView {
-        self.view.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-impl Drop for Evaluation {
-    fn drop(&mut self) {
-        self.stop();
+        };
+        Background::start(view, slot, memory, move |max_nodes, stop, view| {
+            evaluate(&moves, playouts, max_nodes, stop, view)
+        })
     }
 }
 
@@ -293,7 +261,7 @@ mod tests {
             .collect();
         let run = || {
             let slot = slots.take().unwrap();
-            let e = Evaluation::start(moves.clone(), 300, slot, budget.allow(1, "t").unwrap());
+            let e = Evaluation::of(moves.clone(), 300, slot, budget.allow(1, "t").unwrap());
             let until = Instant::now() + Duration::from_secs(30);
             while e.view().running && Instant::now() < until {
                 std::thread::sleep(Duration::from_millis(20));
@@ -327,7 +295,7 @@ mod tests {
         let slots = Slots::new(1);
         let budget = Budget::new(1 << 30, 2);
         let allow = || budget.allow(1, "t").unwrap();
-        let e = Evaluation::start(moves.clone(), 200, slots.take().unwrap(), allow());
+        let e = Evaluation::of(moves.clone(), 200, slots.take().unwrap(), allow());
         while e.view().running {
             std::thread::sleep(Duration::from_millis(20));
         }
@@ -337,7 +305,7 @@ mod tests {
             (0.0, None),
             "the player to move lost"
         );
-        let long = Evaluation::start(moves, 1_000_000, slots.take().unwrap(), allow());
+        let long = Evaluation::of(moves, 1_000_000, slots.take().unwrap(), allow());
         long.stop();
         while long.view().running {
             std::thread::sleep(Duration::from_millis(20));

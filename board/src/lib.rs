@@ -7,13 +7,14 @@
 //! the binary: the page fetches nothing from outside); the [`guard`] lets only that page drive
 //! it. A [`registry`] holds one [`tab`] per browser tab: a [`game`] judged by the reference
 //! rules (a [`tree`] of moves), or a position arranged in the [`editor`], drawn as [`drawn`] says; the [`opponent`]
-//! answers on a thread under its clock, the [`live`] analysis searches on a thread in slices,
-//! and the [`evaluation`] graph values a whole game ply by ply on a thread, all within the
+//! answers on a thread under its clock, the [`live`] analysis searches in slices and the
+//! [`evaluation`] graph values a whole game ply by ply, each a [`background`] search, all within the
 //! server's search [`slots`] and its [`memory`] budget for search trees; [`library`] reads
 //! games brought as text, a few files at a time, and [`losses`] lists a results file's lost
 //! games with the collapse `twixt-referee losses` finds.
 //! Every refusal is an [`ApiError`]: a 4xx answer with the reason.
 
+pub mod background;
 pub mod drawn;
 pub mod editor;
 mod error;

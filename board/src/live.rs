@@ -6,15 +6,14 @@
 //! bot when the bot's turn stops it; its one tree stays within the [`Allowance`] it reserved
 //! from the memory budget, given back when its thread has dropped the tree.
 
-use crate::memory::{Allowance, Leaving};
+use crate::background::{Background, Ended};
+use crate::memory::Allowance;
 use crate::slots::Slot;
 use serde::Serialize;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Mutex;
 use std::time::{Duration, Instant};
-use twixt::cell::Cell;
-use twixt::position::{Move, Position};
+use twixt::position::{LastPegs, Move, Position};
 use twixt::search::params::Params;
 use twixt::search::{Found, Limits, RootLine, Searcher};
 
@@ -78,14 +77,14 @@ pub struct AnalysisView {
     pub ended: Option<String>,
 }
 
-/// A running (or finished) analysis of one position.
-pub struct Analysis {
-    stop: Arc<AtomicBool>,
-    view: Arc<Mutex<AnalysisView>>,
-    /// Its slot while it runs: the search's thread gives it back when it ends.
-    slot: Arc<Mutex<Option<Slot>>>,
-    /// Says its tree's memory is on its way back once it is told to stop.
-    leaving: Leaving,
+/// A running (or finished) analysis of one position: a [`Background`] search.
+pub type Analysis = Background<AnalysisView>;
+
+impl Ended for AnalysisView {
+    fn ended(&mut self, why: String) {
+        self.running = false;
+        self.ended = Some(why);
+    }
 }
 
 /// The position to search and the last two pegs before it (the opponent's, the mover's).
@@ -93,70 +92,23 @@ pub struct Job {
     /// The position.
     pub position: Position,
     /// The last pegs, for the learned prior: the opponent's, then the mover's own.
-    pub history: [Option<Cell>; 2],
+    pub history: LastPegs,
     /// How long to search at most.
     pub limit: Duration,
 }
 
 impl Analysis {
     /// Starts searching `job` on a thread of its own, holding `slot` while it runs, its tree
-    /// within `memory`.
-    pub fn start(job: Job, slot: Slot, memory: Allowance) -> Analysis {
-        let slot = Arc::new(Mutex::new(Some(slot)));
-        let stop = Arc::new(AtomicBool::new(false));
-        let view = Arc::new(Mutex::new(AnalysisView {
+    /// within `memory`; [`Background::hand_over`] gives the slot to its tab's bot.
+    pub fn of(job: Job, slot: Slot, memory: Allowance) -> Analysis {
+        let view = AnalysisView {
             running: true,
             limit_ms: job.limit.as_millis() as u64,
             ..AnalysisView::default()
-        }));
-        let (stop2, view2, slot2) = (stop.clone(), view.clone(), slot.clone());
-        let leaving = memory.reservation.leaving();
-        std::thread::spawn(move || {
-            let max_nodes = memory.max_nodes;
-            let searched =
-                catch_unwind(AssertUnwindSafe(|| search(&job, max_nodes, &stop2, &view2)));
-            let ended = match searched {
-                Ok(why) => why,
-                Err(_) => "the search failed".to_string(),
-            };
-            // The searcher and its tree are gone: their memory, then the slot, are given back
-            // before the view says the search ended, so that a request that follows finds both.
-            drop(memory);
-            slot2.lock().unwrap_or_else(|e| e.into_inner()).take();
-            let mut v = view2.lock().unwrap_or_else(|e| e.into_inner());
-            v.running = false;
-            v.ended = Some(ended);
-        });
-        Analysis {
-            stop,
-            view,
-            slot,
-            leaving,
-        }
-    }
-
-    /// Stops it and hands its slot on (to its tab's bot), if it still holds one. The search
-    /// may run on for the rest of its slice, a fifth of a second, on the same slot.
-    pub fn hand_over(&self) -> Option<Slot> {
-        self.stop();
-        self.slot.lock().unwrap_or_else(|e| e.into_inner()).take()
-    }
-
-    /// Asks the search to stop (it does within a slice): its memory is on its way back.
-    pub fn stop(&self) {
-        self.stop.store(true, Ordering::SeqCst);
-        self.leaving.mark();
-    }
-
-    /// What it shows now.
-    pub fn view(&self) -> AnalysisView {
-        self.view.lock().unwrap_or_else(|e| e.into_inner()).clone()
-    }
-}
-
-impl Drop for Analysis {
-    fn drop(&mut self) {
-        self.stop();
+        };
+        Background::start(view, slot, memory, move |max_nodes, stop, view| {
+            search(&job, max_nodes, stop, view)
+        })
     }
 }
 
@@ -247,7 +199,7 @@ mod tests {
     #[test]
     fn the_view_is_renewed_slice_by_slice_until_the_limit() {
         let slots = Slots::new(1);
-        let a = Analysis::start(job("F6 E7 G8", 700), slots.take().unwrap(), allow());
+        let a = Analysis::of(job("F6 E7 G8", 700), slots.take().unwrap(), allow());
         let v = wait(&a);
         assert!(!v.running);
         assert!(v.updates >= 3, "{} updates in 700 ms", v.updates);
@@ -276,7 +228,7 @@ mod tests {
         assert!(visits <= v.iterations);
         drop(a);
         assert_eq!(slots.running(), 0, "the slot is given back");
-        let b = Analysis::start(job("F6", 60_000), slots.take().unwrap(), allow());
+        let b = Analysis::of(job("F6", 60_000), slots.take().unwrap(), allow());
         let slot = b.hand_over().expect("a running analysis holds its slot");
         assert!(b.hand_over().is_none(), "handed over once");
         assert_eq!(slots.running(), 1, "the slot went on, not back");
@@ -289,7 +241,7 @@ mod tests {
     fn a_stop_ends_it_and_tactics_are_noted() {
         let slots = Slots::new(2);
         let won = "E1 B5 F3 B7 E5 C9 F7 J5 E9 J7 F11 K9";
-        let a = Analysis::start(job(won, 60_000), slots.take().unwrap(), allow());
+        let a = Analysis::of(job(won, 60_000), slots.take().unwrap(), allow());
         std::thread::sleep(Duration::from_millis(300));
         a.stop();
         let v = wait(&a);

@@ -439,7 +439,7 @@ impl Tab {
             history,
             limit,
         };
-        self.analysis = Some(Analysis::start(job, slot, memory));
+        self.analysis = Some(Analysis::of(job, slot, memory));
         Ok(())
     }
 
@@ -454,7 +454,7 @@ impl Tab {
         let slot = slots.take_for("the evaluation graph")?;
         let memory = self.memory.allow(1, "the evaluation graph")?;
         let moves = self.game.moves().iter().map(|p| p.mv).collect();
-        self.evaluation = Some(Evaluation::start(moves, playouts, slot, memory));
+        self.evaluation = Some(Evaluation::of(moves, playouts, slot, memory));
         Ok(())
     }
 
