@@ -325,7 +325,7 @@ fn generation_over_ssh(dir: &Path, sshd: &Sshd, whole: &[u8]) {
         dir.join("generation remote").display().to_string(),
     ];
     let config = format!(
-        "[selfplay]\ngames = 12\niterations = 300\nseed = 9\ncluster = {cluster:?}\n\
+        "name = \"remote\"\n[selfplay]\ngames = 12\niterations = 300\nseed = 9\ncluster = {cluster:?}\n\
          [net]\ninit = \"train/models/value.txt\"\nepochs = 1\nrow_bits = 7\n[fit]\n\
          [gate]\ngames = 2\nsprt = [\"elo0=0\"]\n"
     );

@@ -16,5 +16,6 @@ pub mod held_out;
 pub mod info;
 pub mod net;
 pub mod policy;
+pub mod regenerate;
 pub mod selfplay;
 pub mod weights_text;

@@ -108,6 +108,9 @@ enum Command {
     /// The next generation from the shipped bot: self-play, the fits, export, bundle and the
     /// gate, each stage skipped when its outputs are there with their sums.
     Generation(twixt_train::generation::GenerationOptions),
+    /// Make again the self-play data the repository does not hold, from its teacher's commit
+    /// (train/data/regenerate.toml), each part checked against its sums.
+    Regenerate(twixt_train::regenerate::RegenerateOptions),
     /// Summarise a data file: settings, games, positions, winners, lengths.
     Info {
         /// The data file.
@@ -120,6 +123,7 @@ fn main() -> ExitCode {
         Command::Selfplay(options) => selfplay::run(&options),
         Command::Info { file } => info::run(&file),
         Command::Generation(options) => twixt_train::generation::run(&options),
+        Command::Regenerate(options) => twixt_train::regenerate::run(&options),
         Command::Merge { out, shards, games } => merge::merge(&shards, &out, games).map(|m| {
             println!(
                 "{}: {} games, {} searched positions, from {} shards",

@@ -7,8 +7,10 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use twixt_train::generation::stages::STAGES;
+use twixt_train::regenerate::manifest::Manifest;
 
 const TOY: &str = r#"
+name = "toy"
 data = ["train/data/gen5/shard1.zst:4"]
 [selfplay]
 games = 4
@@ -112,6 +114,20 @@ fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {
     // Both models are scored on the same held-out positions, the shipped one first.
     assert!(report.contains("the shipped network:") && report.contains("shipped    top-1"));
     assert!(report.contains("The gate says "), "{report}");
+    // The new games' [[part]] for the manifest: HEAD as the teacher, the file's sums.
+    let part = std::fs::read_to_string(dir.join("part.toml")).unwrap();
+    let part = &Manifest::parse(&part).unwrap().part[0];
+    assert_eq!(
+        (part.name.as_str(), part.games, part.run_games),
+        ("toy/shard1", 4, 4)
+    );
+    let sum = twixt_host::sum::sha256_file(&dir.join("selfplay.bin")).unwrap();
+    assert_eq!(part.sha256, sum);
+    assert_eq!(
+        part.sample.as_ref().unwrap().sha256,
+        sum,
+        "4 games: the sample is all"
+    );
     let games = std::fs::read_to_string(dir.join("gate.jsonl")).unwrap();
     assert_eq!(games.lines().count(), 2);
     for game in games.lines() {

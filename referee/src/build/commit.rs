@@ -3,27 +3,18 @@
 
 use super::cache::{Cache, Entry};
 use super::run::{self, command};
-use super::toolchain::todays_cargo;
 use anyhow::{bail, Context, Result};
 use std::fs;
 use std::path::Path;
-use std::process::Stdio;
 
 /// The full hash of the commit `rev` names in the repository `root`.
 pub fn resolve(root: &Path, rev: &str) -> Result<String> {
-    if rev.is_empty() || rev.starts_with('-') {
-        bail!("{rev:?} is not a commit");
-    }
-    let mut git = command("git");
-    git.arg("-C")
-        .arg(root)
-        .args(["rev-parse", "--verify", "--quiet"])
-        .arg(format!("{rev}^{{commit}}"));
-    let sha = run::output(
-        &mut git,
-        &format!("{rev} is not a commit of {}", root.display()),
-    )?;
-    Ok(sha.trim().to_string())
+    twixt_host::commit::resolve(root, rev, spawn)
+}
+
+/// The referee's way to start git and tar (the termination signals unblocked).
+fn spawn(program: &str) -> std::process::Command {
+    command(program)
 }
 
 /// A commit's short name: as the user gave it when that is a short hash of it, its first 7
@@ -49,14 +40,13 @@ pub fn make_bundle(cache: &Cache, root: &Path, sha: &str, entry: &Entry) -> Resu
 }
 
 fn bundle_in(cache: &Cache, root: &Path, sha: &str, entry: &Entry, tree: &Path) -> Result<()> {
-    fs::create_dir_all(tree).with_context(|| tree.display().to_string())?;
-    export(root, sha, tree)?;
+    twixt_host::commit::export(root, sha, tree, spawn)?;
     if !tree.join("bundle/Cargo.toml").is_file() {
         bail!("it has no twixt-bundle (no bundle/Cargo.toml): it is older than the bundler");
     }
     eprintln!("build: {sha}: building its twixt-bundle");
     let log = entry.log();
-    let mut cargo = command(todays_cargo());
+    let mut cargo = command(twixt_host::commit::cargo());
     // Unoptimised: the engine's crate, which the bundler reads its weights' sizes from,
     // compiles in half the time of the workspace's dev level, and the bundle is the same.
     cargo
@@ -84,34 +74,6 @@ fn bundle_in(cache: &Cache, root: &Path, sha: &str, entry: &Entry, tree: &Path) 
         .with_context(|| format!("its twixt-bundle wrote no {}", made.display()))
 }
 
-/// Writes the commit's files into `tree` (`git archive | tar -x`); `root` is the repository's
-/// top folder (from a folder below it, git archives only that folder). The files are dated
-/// now, not at their commit: cargo names a path package's build the same whatever folder
-/// holds it, and in the shared target folder it would take an older commit's files for
-/// unchanged since another commit's build, and keep that build.
-fn export(root: &Path, sha: &str, tree: &Path) -> Result<()> {
-    let mut archive = command("git")
-        .arg("-C")
-        .arg(root)
-        .args(["archive", "--format=tar", sha])
-        .stdout(Stdio::piped())
-        .stderr(Stdio::inherit())
-        .spawn()
-        .context("git archive")?;
-    let tar = command("tar")
-        .args(["-x", "-m"])
-        .arg("-C")
-        .arg(tree)
-        .stdin(archive.stdout.take().expect("piped"))
-        .status()
-        .context("tar")?;
-    let git = archive.wait().context("git archive")?;
-    if !git.success() || !tar.success() {
-        bail!("exporting {sha} failed (git archive: {git}, tar: {tar})");
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -126,35 +88,5 @@ mod tests {
         assert_eq!(label("HEAD", SHA), "251a39c");
         assert_eq!(label("main", SHA), "251a39c");
         assert_eq!(label("beef", SHA), "251a39c", "hex, but not this commit's");
-    }
-
-    #[test]
-    fn a_name_that_is_no_commit_is_an_error_naming_it() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        for rev in ["no-such-branch-anywhere", "--help", ""] {
-            let err = resolve(root, rev).unwrap_err().to_string();
-            assert!(err.contains("is not a commit"), "{rev}: {err}");
-        }
-    }
-
-    /// The workspace's own history: the commit that checked out this tree, exported.
-    #[test]
-    fn head_resolves_and_exports_with_its_bundler() {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
-        let sha = match resolve(root, "HEAD") {
-            Ok(sha) => sha,
-            Err(e) => {
-                // A source archive has no history; CI's checkout has.
-                assert!(std::env::var("CI").as_deref() != Ok("true"), "{e:#}");
-                return;
-            }
-        };
-        assert_eq!(sha.len(), 40);
-        let tree = std::env::temp_dir().join(format!("twixt-export-{}", std::process::id()));
-        fs::create_dir_all(&tree).unwrap();
-        export(root, &sha, &tree).unwrap();
-        assert!(tree.join("bundle/Cargo.toml").is_file());
-        assert!(tree.join("src/main.rs").is_file());
-        fs::remove_dir_all(&tree).unwrap();
     }
 }

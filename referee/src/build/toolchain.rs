@@ -8,7 +8,7 @@ use super::cache::{Cache, Entry, BINARY};
 use super::run::{self, command};
 use anyhow::{bail, Context, Result};
 use std::fs;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// Debian's compiler and cargo.
 const RUSTC: &str = "/usr/bin/rustc";
@@ -76,18 +76,6 @@ pub fn ensure_installed() -> Result<()> {
     Ok(())
 }
 
-/// Today's cargo (the one that runs this, or rustup's), for what Debian's cannot do: fetch
-/// from crates.io's sparse index, read today's lock files.
-pub fn todays_cargo() -> PathBuf {
-    if let Some(cargo) = std::env::var_os("CARGO") {
-        return cargo.into();
-    }
-    let rustup = std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo/bin/cargo"));
-    rustup
-        .filter(|c| c.is_file())
-        .unwrap_or_else(|| "cargo".into())
-}
-
 /// Vendors the pinned crates once (a later build with the same pins keeps them); needs
 /// crates.io the first time.
 pub fn vendor(cache: &Cache) -> Result<()> {
@@ -110,7 +98,7 @@ pub fn vendor(cache: &Cache) -> Result<()> {
     write(&package.join("Cargo.toml"), &text)?;
     write(&package.join("lib.rs"), "")?;
     let _ = fs::remove_dir_all(&dir);
-    let mut cargo = command(todays_cargo());
+    let mut cargo = command(twixt_host::commit::cargo());
     cargo
         .args(["vendor", "--quiet"])
         .arg(&dir)

@@ -10,6 +10,9 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Config {
+    /// The generation's name (`gen6`): its games are the part `NAME/shard1` and would be
+    /// committed as `train/data/NAME/shard1.zst`.
+    pub name: String,
     /// Committed data fitted beside the new generation's games (the older generations), in
     /// the order the fits read them.
     #[serde(default)]
@@ -96,6 +99,12 @@ impl Config {
             "selfplay.games must be at least 1"
         );
         anyhow::ensure!(config.gate.games > 0, "gate.games must be at least 1");
+        let plain = |c: char| c.is_ascii_alphanumeric() || c == '-' || c == '_';
+        anyhow::ensure!(
+            !config.name.is_empty() && config.name.chars().all(plain),
+            "name {:?}: letters, digits, - and _ (it names train/data/NAME/)",
+            config.name
+        );
         anyhow::ensure!(
             !config.gate.sprt.is_empty(),
             "gate.sprt is needed: the gate decides"
@@ -116,6 +125,7 @@ mod tests {
     use super::*;
 
     const TOY: &str = r#"
+        name = "toy"
         data = ["train/data/gen5/shard1.zst:2"]
         [selfplay]
         games = 4
@@ -155,6 +165,11 @@ mod tests {
     #[test]
     fn an_unknown_key_or_an_empty_gate_is_refused() {
         let typo = TOY.replace("games = 4", "game = 4");
+        let path = TOY.replace("name = \"toy\"", "name = \"../gen6\"");
+        assert!(Config::parse(&path)
+            .unwrap_err()
+            .to_string()
+            .contains("name"));
         assert!(Config::parse(&typo).is_err());
         let no_sprt = TOY.replace(
             r#"sprt = ["elo0=0", "elo1=30", "alpha=0.05", "beta=0.05"]"#,

@@ -104,7 +104,8 @@ mod tests {
     use crate::generation::run::Done;
 
     fn generation() -> Generation {
-        let toml = "[selfplay]\ngames = 1\niterations = 1\nseed = 1\n[net]\ninit = \"v\"\n\
+        let toml =
+            "name = \"t\"\n[selfplay]\ngames = 1\niterations = 1\nseed = 1\n[net]\ninit = \"v\"\n\
                     epochs = 1\nrow_bits = 7\n[fit]\n[gate]\ngames = 1\nsprt = [\"elo0=0\"]\n";
         let config = Config::parse(toml).unwrap();
         let mut gen =

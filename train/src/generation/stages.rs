@@ -4,6 +4,7 @@
 
 use super::run::Generation;
 use crate::data::packed;
+use crate::regenerate::entry;
 use anyhow::{Context, Result};
 use std::fmt;
 use std::path::{Path, PathBuf};
@@ -140,16 +141,40 @@ fn selfplay(gen: &mut Generation) -> Result<()> {
     Ok(())
 }
 
+/// Packs the games, and writes their `[[part]]` for `train/data/regenerate.toml` (`part.toml`):
+/// HEAD as the teacher, the run's command, the sums of the file and of its first games.
 fn pack(gen: &mut Generation) -> Result<()> {
     let (input, output) = (gen.path("selfplay.bin"), gen.path("selfplay.pack"));
+    let name = format!("{}/shard1", gen.config.name);
+    // HEAD is not in the key: a commit since the games does not make them again.
+    let what = format!("pack, part {name}");
     gen.stage(
         "pack",
-        "pack",
+        &what,
         std::slice::from_ref(&input),
-        &["selfplay.pack"],
-        |_| {
+        &["selfplay.pack", "part.toml"],
+        |gen| {
             let _ = std::fs::remove_file(&output);
-            packed::pack_file(&input, &output, false)
+            let mut figures = packed::pack_file(&input, &output, false)?;
+            let args: Vec<String> = selfplay_args(gen).into_iter().skip(3).collect();
+            let committed = PathBuf::from(format!("train/data/{}.zst", name));
+            let teacher = head()?;
+            let run = entry::Run {
+                name: &name,
+                teacher: &teacher,
+                run_games: gen.config.selfplay.games,
+                shard: "1/1",
+                args: &args,
+                committed: Some(&committed),
+            };
+            let part = gen.path("part.toml");
+            std::fs::write(&part, entry::part_toml(&run, &input)?)
+                .with_context(|| part.display().to_string())?;
+            figures += &format!(
+                "part.toml: its [[part]] for train/data/regenerate.toml, teacher {teacher} \
+                 (HEAD; `twixt-train regenerate --sample {name}` checks that HEAD's build plays it)\n"
+            );
+            Ok(figures)
         },
     )?;
     Ok(())
@@ -390,6 +415,7 @@ mod tests {
     use crate::generation::config::Config;
 
     const TOY: &str = r#"
+        name = "toy"
         [selfplay]
         games = 4
         iterations = 100
