@@ -5,8 +5,8 @@
 use super::examples::{self, Example};
 use super::fit::{self, Scores, Settings};
 use super::{file, hidden};
-use crate::data::{self, Source};
-use crate::held_out::hold_out;
+use crate::data::{self, Game, Source};
+use crate::held_out::{hold_out, HOLD_OUT_EVERY};
 use anyhow::Result;
 use std::path::PathBuf;
 use std::time::Instant;
@@ -52,16 +52,45 @@ pub struct FitOptions {
     /// With `--hidden`: seeds the first rows and the order of the positions.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// Policy target pruning for the exploration constant C (the teacher's `exploration`):
+    /// the training positions' targets keep only the visits each move's value earned
+    /// ([`examples::pruned`]); the held-out ones stay whole, so scores compare.
+    #[arg(long, value_name = "C")]
+    pub prune: Option<f32>,
     /// With `--hidden`: the width of the layer's integers, each weight one over
     /// `2^(bits - 2)` (the epochs are scored rounded, as the model keeps them).
     #[arg(long, default_value_t = 7, value_parser = clap::value_parser!(u32).range(2..=8))]
     pub bits: u32,
 }
 
-/// Reads the examples of every file; a torn file is an error, not a smaller data set.
-fn load(sources: &[Source]) -> Result<Vec<Example>> {
+/// Reads the examples of every file, held out and to fit (pruned with `prune`); a torn file
+/// is an error, not a smaller data set.
+fn load(sources: &[Source], prune: Option<f32>) -> Result<(Vec<Example>, Vec<Example>)> {
     let games = data::read_complete(sources)?;
-    Ok(games.iter().flat_map(examples::of_game).collect())
+    let held = |g: &Game| g.index.is_multiple_of(HOLD_OUT_EVERY);
+    if let Some(c) = prune {
+        let (mut all, mut kept) = (0u64, 0u64);
+        for search in games.iter().filter(|g| !held(g)).flat_map(|g| &g.plies) {
+            if let Some(search) = &search.search {
+                all += search
+                    .visits
+                    .iter()
+                    .map(|&(_, n)| u64::from(n))
+                    .sum::<u64>();
+                let pruned = examples::pruned(&search.visits, &search.values, c);
+                kept += pruned.iter().map(|&n| u64::from(n)).sum::<u64>();
+            }
+        }
+        println!(
+            "pruned (c = {c}): {:.1}% of the training targets' visits removed",
+            100.0 * (all - kept) as f64 / all.max(1) as f64
+        );
+    }
+    let examples = games
+        .iter()
+        .flat_map(|g| examples::of_game_pruned(g, prune.filter(|_| !held(g))))
+        .collect();
+    hold_out(examples, |e: &Example| e.game)
 }
 
 fn line(name: &str, s: &Scores) -> String {
@@ -77,7 +106,7 @@ fn line(name: &str, s: &Scores) -> String {
 /// Runs `fit`.
 pub fn run(options: &FitOptions) -> Result<()> {
     let start = Instant::now();
-    let (held, train) = hold_out(load(&options.data)?, |e: &Example| e.game)?;
+    let (held, train) = load(&options.data, options.prune)?;
     println!(
         "{}",
         line("uniform", &fit::score(&Policy::uniform(), &held))
