@@ -14,7 +14,7 @@ pub struct Config {
     /// committed as `train/data/NAME/shard1.zst`.
     pub name: String,
     /// Committed data fitted beside the new generation's games (the older generations), in
-    /// the order the fits read them.
+    /// the order the fits read them; `[net] data` or `[fit] data` is one fit's own.
     #[serde(default)]
     pub data: Vec<String>,
     pub selfplay: Selfplay,
@@ -49,6 +49,9 @@ pub struct Selfplay {
 pub struct Net {
     /// The model trained on: the shipped network.
     pub init: PathBuf,
+    /// The committed data this fit reads before the new games, instead of the top-level
+    /// `data`.
+    pub data: Option<Vec<String>>,
     pub epochs: u32,
     /// `net`'s other options (`--rate`, `--children`, `--value-mix`, `--row-bits`, ...).
     #[serde(default)]
@@ -64,6 +67,9 @@ pub struct Net {
 pub struct Fit {
     /// The model to go on from (`fit --hidden --init`): the shipped policy.
     pub init: Option<PathBuf>,
+    /// The committed data this fit reads before the new games, instead of the top-level
+    /// `data`.
+    pub data: Option<Vec<String>>,
     /// `fit`'s options (`--hidden`, `--epochs`, `--rate`, `--bits`, `--threads`, ...).
     #[serde(default)]
     pub args: Vec<String>,

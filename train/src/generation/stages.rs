@@ -180,9 +180,11 @@ fn pack(gen: &mut Generation) -> Result<()> {
     Ok(())
 }
 
-/// What the fits read: the committed generations, then the new one.
-fn data(gen: &Generation) -> Vec<PathBuf> {
-    let mut data: Vec<PathBuf> = gen.config.data.iter().map(PathBuf::from).collect();
+/// What a fit reads: the committed generations (the fit's `own` list, else the config's),
+/// then the new one.
+fn data(gen: &Generation, own: &Option<Vec<String>>) -> Vec<PathBuf> {
+    let committed = own.as_ref().unwrap_or(&gen.config.data);
+    let mut data: Vec<PathBuf> = committed.iter().map(PathBuf::from).collect();
     data.push(gen.path("selfplay.pack"));
     data
 }
@@ -193,7 +195,7 @@ fn net_command(gen: &Generation, epochs: u32, out: &Path) -> Command {
     let mut command = Command::new(&gen.exe);
     command
         .arg("net")
-        .args(data(gen))
+        .args(data(gen, &n.data))
         .arg("--init")
         .arg(&n.init);
     command
@@ -209,7 +211,7 @@ fn net_command(gen: &Generation, epochs: u32, out: &Path) -> Command {
 fn net(gen: &mut Generation) -> Result<()> {
     let mut shipped = net_command(gen, 0, &gen.path("value-shipped.txt"));
     let mut fitted = net_command(gen, gen.config.net.epochs, &gen.path("value.txt"));
-    let mut inputs = data(gen);
+    let mut inputs = data(gen, &gen.config.net.data);
     inputs.push(gen.config.net.init.clone());
     let what = format!("{shipped:?}\n{fitted:?}");
     gen.stage("net", &what, &inputs, &["value.txt"], |gen| {
@@ -229,10 +231,10 @@ fn fit(gen: &mut Generation) -> Result<()> {
     let mut command = Command::new(&gen.exe);
     command
         .arg("fit")
-        .args(data(gen))
+        .args(data(gen, &gen.config.fit.data))
         .arg("-o")
         .arg(gen.path("policy.txt"));
-    let mut inputs = data(gen);
+    let mut inputs = data(gen, &gen.config.fit.data);
     if let Some(init) = &gen.config.fit.init {
         command.arg("--init").arg(init);
         inputs.push(init.clone());
@@ -474,6 +476,24 @@ mod tests {
             local[threads..],
             ["--threads", "2", "--out", "gen6/selfplay.bin", "--resume"]
         );
+    }
+
+    /// A fit's own `data` replaces the config's for it alone; the new games come last.
+    #[test]
+    fn each_fit_reads_its_own_data_or_the_configs() {
+        let toml = TOY
+            .replace("name = \"toy\"", "name = \"toy\"\ndata = [\"old.zst\"]")
+            .replace("[fit]", "[fit]\ndata = [\"newer.zst:9\"]");
+        let gen = generation(&toml);
+        let new = PathBuf::from("gen6/selfplay.pack");
+        let net = data(&gen, &gen.config.net.data);
+        assert_eq!(net, [PathBuf::from("old.zst"), new.clone()]);
+        assert_eq!(
+            data(&gen, &gen.config.fit.data),
+            [PathBuf::from("newer.zst:9"), new]
+        );
+        let command = args(&net_command(&gen, 1, Path::new("v.txt")));
+        assert_eq!(command[1..3], ["old.zst", "gen6/selfplay.pack"]);
     }
 
     #[test]
