@@ -46,7 +46,8 @@ macro_rules! with_params {
             /// (`twixt-referee tune`) for the gen3 network, as are `prior_visits`,
             /// `policy_mid`, `policy_slope` and `value_mix` (docs/STRENGTH.md row 79), again
             /// with `value_mix` and `minimax` (row 86), with the refitted policy and tree
-            /// reuse (row 96), and all six again (row 131).
+            /// reuse (row 96), and all six again (row 131). Tuned again for the gen5 network
+            /// with `value_mix`, `minimax` and `prior_visits`, they stayed (row 193).
             exploration: f32 = 0.292828, min 0.0, max 1.0, step 0.05;
             /// Play a forced win in two without searching: a peg after which the opponent has
             /// no immediate win and every reply leaves one ([`super::tactics::win_in_two`]).
