@@ -86,6 +86,8 @@ fn make(part: &Part, o: &RegenerateOptions) -> Result<()> {
             "{}: its first {} games, as recorded",
             part.name, sample.games
         );
+    } else if o.sample {
+        println!("{}: no sample recorded", part.name);
     }
     if !o.sample {
         let out = o.dir.join(format!("{}.bin", part.name));
