@@ -127,16 +127,19 @@ impl Config {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    const TOY: &str = r#"
+    /// A small config, for the generation's unit tests.
+    pub(crate) const TOY: &str = r#"
         name = "toy"
         data = ["train/data/gen5/shard1.zst:2"]
         [selfplay]
         games = 4
         iterations = 100
+        fast = 50
         seed = 7
+        threads = 2
         [net]
         init = "train/models/value.txt"
         epochs = 1

@@ -143,7 +143,7 @@ fn strip_games(input: &Path) -> PathBuf {
 }
 
 /// The last lines of a file (empty if it cannot be read).
-fn tail(path: &Path) -> String {
+pub(crate) fn tail(path: &Path) -> String {
     let text = std::fs::read_to_string(path).unwrap_or_default();
     let lines: Vec<&str> = text.lines().collect();
     let from = lines.len().saturating_sub(FIGURE_LINES);

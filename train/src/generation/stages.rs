@@ -414,25 +414,7 @@ fn verdict_of(figures: &str) -> Verdict {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::generation::config::Config;
-
-    const TOY: &str = r#"
-        name = "toy"
-        [selfplay]
-        games = 4
-        iterations = 100
-        fast = 50
-        seed = 7
-        threads = 2
-        [net]
-        init = "train/models/value.txt"
-        epochs = 1
-        row_bits = 7
-        [fit]
-        [gate]
-        games = 2
-        sprt = ["elo0=0"]
-    "#;
+    use crate::generation::config::{tests::TOY, Config};
 
     fn generation(config: &str) -> Generation {
         let config = Config::parse(config).unwrap();
@@ -482,7 +464,7 @@ mod tests {
     #[test]
     fn each_fit_reads_its_own_data_or_the_configs() {
         let toml = TOY
-            .replace("name = \"toy\"", "name = \"toy\"\ndata = [\"old.zst\"]")
+            .replace("train/data/gen5/shard1.zst:2", "old.zst")
             .replace("[fit]", "[fit]\ndata = [\"newer.zst:9\"]");
         let gen = generation(&toml);
         let new = PathBuf::from("gen6/selfplay.pack");

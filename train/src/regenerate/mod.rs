@@ -70,6 +70,10 @@ fn held(part: &Part) -> Option<&Path> {
 
 /// Plays the part's sample, then (unless `--sample`) the whole part, each checked.
 fn make(part: &Part, o: &RegenerateOptions) -> Result<()> {
+    if o.sample && part.sample.is_none() {
+        println!("{}: no sample recorded", part.name);
+        return Ok(());
+    }
     let root = std::env::current_dir()?;
     // Absolute: cargo runs in the commit's tree.
     let teachers = Teachers {
@@ -86,8 +90,6 @@ fn make(part: &Part, o: &RegenerateOptions) -> Result<()> {
             "{}: its first {} games, as recorded",
             part.name, sample.games
         );
-    } else if o.sample {
-        println!("{}: no sample recorded", part.name);
     }
     if !o.sample {
         let out = o.dir.join(format!("{}.bin", part.name));

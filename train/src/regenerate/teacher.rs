@@ -55,12 +55,10 @@ impl Teachers {
             .status()
             .context("cannot start cargo")?;
         if !status.success() {
-            let text = fs::read_to_string(&log).unwrap_or_default();
-            let lines: Vec<&str> = text.lines().collect();
+            let end = crate::generation::run::tail(&log);
             bail!(
-                "cargo build failed ({status}); the end of {}:\n{}",
-                log.display(),
-                lines[lines.len().saturating_sub(20)..].join("\n")
+                "cargo build failed ({status}); the end of {}:\n{end}",
+                log.display()
             );
         }
         Ok(target.join("release").join("twixt-train"))
