@@ -45,8 +45,9 @@ fn first_and_later_answers_are_counted_by_the_referee_and_by_the_bot() {
         "later answers (4, 3 with the bot's own count): referee p50 250, p99 260, max 260; \
          bot p50 238, p99 248, max 248; difference p50 2, p99 2, max 2",
         "ends: connected 1",
-        // Turn 2's mean 1000 and turn 3's 1750 count alike: 1375, where all three are 1500.
-        "searched turns 2-10: 3, mean playouts 1375 (each turn's mean alike)",
+        // Each engine apart, named by its command: a's turns 2 and 3, b's turn 3.
+        "a: searched turns 2-10: 2, mean playouts 750 (each turn's mean alike)",
+        "b: searched turns 2-10: 1, mean playouts 3000 (each turn's mean alike)",
     ];
     assert_eq!(out.lines().collect::<Vec<_>>(), expected, "{out}");
 }

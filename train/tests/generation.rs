@@ -128,6 +128,15 @@ fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {
         sum,
         "4 games: the sample is all"
     );
+    // The modules name the models where a promotion commits them (train/tests/export.rs).
+    for (module, model) in [
+        ("weights.rs", "export train/models/policy.txt"),
+        ("net_weights.rs", "export-net train/models/value.txt"),
+    ] {
+        let path = dir.join("candidate/src/knowledge").join(module);
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains(&format!("`twixt-train {model}`")), "{module}");
+    }
     let games = std::fs::read_to_string(dir.join("gate.jsonl")).unwrap();
     assert_eq!(games.lines().count(), 2);
     for game in games.lines() {

@@ -311,19 +311,22 @@ fn write_bundle(tree: &Path, out: &Path) -> Result<usize> {
     Ok(made.chars())
 }
 
+/// `export` in the candidate's tree, of its copy of the model: the module's header then names
+/// the path the model is committed at, as `train/tests/export.rs` wants after a promotion.
 fn export_policy(gen: &Generation, tree: &Path) -> Command {
     let mut command = Command::new(&gen.exe);
-    command.arg("export").arg(gen.path("policy.txt"));
-    command.arg("--out").arg(tree.join(EXPORTED[0]));
+    command.current_dir(tree);
+    command.args(["export", "train/models/policy.txt", "--out", EXPORTED[0]]);
     command
 }
 
+/// `export-net` in the candidate's tree, as [`export_policy`].
 fn export_net(gen: &Generation, tree: &Path) -> Command {
     let mut command = Command::new(&gen.exe);
-    command.arg("export-net").arg(gen.path("value.txt"));
+    command.current_dir(tree);
+    command.args(["export-net", "train/models/value.txt"]);
     command.args(["--row-bits", &gen.config.net.row_bits.to_string()]);
-    command.arg("--out").arg(tree.join(EXPORTED[1]));
-    command.arg("--golden").arg(tree.join(EXPORTED[2]));
+    command.args(["--out", EXPORTED[1], "--golden", EXPORTED[2]]);
     command
 }
 
