@@ -574,7 +574,8 @@ async fn walk(c: &Client, base: &str, scratch: &std::path::Path) {
     until(
         c,
         "heat on the set-up position",
-        "document.querySelectorAll('#heat .heat').length >= 5",
+        // Any heat: the shipped network may keep this position's visits on few moves.
+        "document.querySelectorAll('#heat .heat').length >= 1",
     )
     .await;
     click(c, "#stop").await;
