@@ -1,8 +1,9 @@
 //! The data the repository does not hold is made again as it was made: `twixt-train
 //! regenerate --sample` builds the teacher of the first such part from its commit and plays the
-//! first games of its parts, whose file must have the sum `train/data/regenerate.toml` records (taken from
-//! the original run). A sum changed in the manifest fails, naming the part; and every committed
-//! file unpacks to its part's recorded sum, so a part can leave the repository and come back.
+//! first games of its parts, whose file must have the sum `train/data/regenerate.toml` records
+//! (taken from the original run). A sum changed in the manifest fails, naming the part; and every
+//! committed file unpacks to its part's recorded sum, so a part can leave the repository and come
+//! back.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
