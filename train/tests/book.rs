@@ -357,6 +357,48 @@ fn export_refuses_a_mismatch_and_writes_nothing() {
     assert_eq!(written.len(), 1, "{module}");
 }
 
+#[test]
+fn a_newer_search_listed_first_replaces_the_older_ones_move_or_takes_its_key_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("book_moves.rs");
+    let older = write(
+        dir.path(),
+        "older.jsonl",
+        &(searched_at("F6 G9", "D4", 0.5) + &searched_at("C3 D5", "E6", 0.5)),
+    );
+    // The mirrored game's key is the same position's: its move replaces D4.
+    let newer = write(
+        dir.path(),
+        "newer.jsonl",
+        &(searched_at("G6 F9", "H3", 0.9) + &searched_at("C3 D5", "F4", 0.1)),
+    );
+    export::run(&export_options(
+        vec![newer.clone(), older.clone()],
+        &out,
+        0.3,
+    ))
+    .unwrap();
+    let book = std::fs::read_to_string(&out).unwrap();
+    let at = |moves: &str| lookup_in(book_of(&book), &Position::after(moves).unwrap());
+    assert_eq!(at("G6 F9"), Some("H3".parse().unwrap()));
+    assert_eq!(
+        at("F6 G9"),
+        Some("E3".parse().unwrap()),
+        "the mirror's move"
+    );
+    assert_eq!(
+        at("C3 D5"),
+        None,
+        "a newer search below the share takes the key out"
+    );
+    // Listed the other way, the older searches stand.
+    export::run(&export_options(vec![older, newer], &out, 0.3)).unwrap();
+    let book = std::fs::read_to_string(&out).unwrap();
+    let at = |moves: &str| lookup_in(book_of(&book), &Position::after(moves).unwrap());
+    assert_eq!(at("F6 G9"), Some("D4".parse().unwrap()));
+    assert_eq!(at("C3 D5"), Some("E6".parse().unwrap()));
+}
+
 fn searched_at(moves: &str, best: &str, share: f64) -> String {
     let moves_list: Vec<&str> = moves.split_whitespace().collect();
     serde_json::json!({"key": key(moves), "moves": moves_list, "count": 3, "iterations": 300,

@@ -16,7 +16,8 @@ pub const MODULE: &str = "src/bot/book_moves.rs";
 /// The options of `twixt-train book export`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ExportOptions {
-    /// Searched files (`twixt-train book search`).
+    /// Searched files (`twixt-train book search`), newest first: a key searched in several
+    /// is the first one's.
     #[arg(required = true)]
     pub searched: Vec<PathBuf>,
     /// Leave out the positions whose best move has less than this share of the search's
@@ -64,13 +65,19 @@ pub(super) fn entry(record: Record, at: String) -> Result<Entry, String> {
 }
 
 /// The entries of `files` (relative ones under `root`) whose best move's share is at least
-/// `min_share`, by key; a bad line, or a key whose entries disagree, is an error naming files
-/// and lines.
+/// `min_share`, by key. A key searched in several files is the first file's: newer searches
+/// are listed first and replace older ones, a low share included (the key then leaves the
+/// book). A bad line, or a key that one file gives two moves, is an error naming the lines.
 fn entries(files: &[PathBuf], root: &Path, min_share: f64) -> Result<BTreeMap<String, Entry>> {
     let mut book: BTreeMap<String, Entry> = BTreeMap::new();
-    for path in files.iter().map(|f| root.join(f)) {
+    // The file that decides each key seen so far.
+    let mut decided: BTreeMap<String, usize> = BTreeMap::new();
+    for (file, path) in files.iter().map(|f| root.join(f)).enumerate() {
         for (line, record) in read_searched(&path)? {
             let at = format!("{}: line {line}", path.display());
+            if *decided.entry(record.key.clone()).or_insert(file) != file {
+                continue;
+            }
             if record.share < min_share {
                 continue;
             }
