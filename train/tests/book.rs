@@ -426,6 +426,7 @@ fn disagree_lists_the_positions_where_a_turn_s_search_plays_otherwise_and_none_a
         short,
         min_share: 0.3,
         out: dir.path().join("openings.txt"),
+        positions: Some(dir.path().join("positions.txt")),
     };
     let lacking = write(dir.path(), "lacking.jsonl", &short.concat());
     let err = format!("{:#}", disagree::run(&options(lacking)).unwrap_err());
@@ -434,9 +435,10 @@ fn disagree_lists_the_positions_where_a_turn_s_search_plays_otherwise_and_none_a
         "{err}"
     );
     assert!(!dir.path().join("openings.txt").exists());
+    assert!(!dir.path().join("positions.txt").exists());
 
     let short = write(dir.path(), "short.jsonl", &(short.concat() + &swap));
-    let found = disagree::compare(&options(short)).unwrap();
+    let found = disagree::compare(&options(short.clone())).unwrap();
     let expected = format!(
         "C3 D5 E7  # {}: deep H8 (70%), a turn's H9\n",
         key("C3 D5 E7")
@@ -447,9 +449,19 @@ fn disagree_lists_the_positions_where_a_turn_s_search_plays_otherwise_and_none_a
             openings: expected,
             compared: 3,
             agree: 1,
-            after_swap: 1
+            after_swap: 1,
+            positions: format!(
+                "3 {} C3 D5 E7\n3 {} K4 SWAP F6\n",
+                key("C3 D5 E7"),
+                key("K4 SWAP F6")
+            ),
         }
     );
+    // The positions file, a swap's included, is one that `book search` reads.
+    disagree::run(&options(short)).unwrap();
+    let again = lines::read(&dir.path().join("positions.txt")).unwrap();
+    let keys: Vec<String> = again.iter().map(|l| l.key.clone()).collect();
+    assert_eq!(keys, [key("C3 D5 E7"), key("K4 SWAP F6")]);
     // A searched file is a positions file too: its count, key and moves.
     let positions = lines::read(&deep).unwrap();
     assert_eq!(positions.len(), 4);

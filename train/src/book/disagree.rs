@@ -5,6 +5,7 @@
 //! wins that match at the real clock. Where the two agree the book changes nothing.
 
 use super::export;
+use super::lines::Line;
 use super::search::{read_searched, Record};
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::HashMap;
@@ -27,6 +28,10 @@ pub struct DisagreeOptions {
     /// The openings file to write (`twixt-referee match --openings`).
     #[arg(long, short)]
     pub out: PathBuf,
+    /// Also write every position where they disagree, after a swap too, as a positions file
+    /// (`book search` searches them again: the book made again where a newer search changes it).
+    #[arg(long)]
+    pub positions: Option<PathBuf>,
 }
 
 /// What a comparison found.
@@ -40,6 +45,8 @@ pub struct Disagreement {
     pub agree: usize,
     /// Where they disagree after a swap: the referee starts no bot after a swap.
     pub after_swap: usize,
+    /// Every position where they disagree, as lines of a positions file.
+    pub positions: String,
 }
 
 /// `record`'s move brought into its key's frame (as the book ships it), so that two searches
@@ -75,7 +82,15 @@ pub fn compare(options: &DisagreeOptions) -> Result<Disagreement> {
         found.compared += 1;
         if deep_move == turn_move {
             found.agree += 1;
-        } else if deep.moves.iter().any(|m| m == "SWAP") {
+            continue;
+        }
+        let line = Line {
+            count: deep.count,
+            key: deep.key.clone(),
+            moves: deep.moves.clone(),
+        };
+        let _ = writeln!(found.positions, "{line}");
+        if deep.moves.iter().any(|m| m == "SWAP") {
             found.after_swap += 1;
         } else {
             let _ = writeln!(
@@ -97,6 +112,14 @@ pub fn run(options: &DisagreeOptions) -> Result<()> {
     let found = compare(options)?;
     std::fs::write(&options.out, &found.openings)
         .with_context(|| options.out.display().to_string())?;
+    if let Some(path) = &options.positions {
+        std::fs::write(path, &found.positions).with_context(|| path.display().to_string())?;
+        println!(
+            "{}: the {} positions where they disagree",
+            path.display(),
+            found.positions.lines().count()
+        );
+    }
     println!(
         "{}: {} openings where the searches disagree, of {} positions whose deep move has at \
          least {} of its iterations ({} agree; {} disagree after a swap, left out: the referee \
