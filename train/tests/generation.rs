@@ -11,7 +11,7 @@ use twixt_train::regenerate::manifest::Manifest;
 
 const TOY: &str = r#"
 name = "toy"
-data = ["train/data/gen5/shard1.zst:4"]
+data = ["train/data/gen6/shard1.zst:4"]
 [selfplay]
 games = 4
 iterations = 100
@@ -114,13 +114,23 @@ fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {
     // Both models are scored on the same held-out positions, the shipped one first.
     assert!(report.contains("the shipped network:") && report.contains("shipped    top-1"));
     assert!(report.contains("The gate says "), "{report}");
-    // The new games' [[part]] for the manifest: HEAD as the teacher, the file's sums.
+    // The new games' [[part]] for the manifest: its teacher, the file's sums.
     let part = std::fs::read_to_string(dir.join("part.toml")).unwrap();
     let part = &Manifest::parse(&part).unwrap().part[0];
     assert_eq!(
         (part.name.as_str(), part.games, part.run_games),
         ("toy/shard1", 4, 4)
     );
+    // The teacher is the commit the games began at, kept by the self-play stage.
+    let head = Command::new("git")
+        .args(["rev-parse", "HEAD"])
+        .current_dir(root())
+        .output()
+        .unwrap();
+    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    assert_eq!(part.teacher, head);
+    let kept = std::fs::read_to_string(dir.join("teacher")).unwrap();
+    assert_eq!(kept.trim(), head);
     let sum = twixt_host::sum::sha256_file(&dir.join("selfplay.bin")).unwrap();
     assert_eq!(part.sha256, sum);
     assert_eq!(

@@ -128,6 +128,12 @@ fn selfplay(gen: &mut Generation) -> Result<()> {
         &[],
         &["selfplay.bin"],
         |gen| {
+            // The commit the games are played by, kept from the run's first start.
+            let teacher = gen.path(TEACHER);
+            if !teacher.exists() {
+                std::fs::write(&teacher, head()? + "\n")
+                    .with_context(|| teacher.display().to_string())?;
+            }
             gen.command("selfplay", &mut command, &[0])?;
             if cluster {
                 let merged = gen.path("cluster/merged.bin");
@@ -141,8 +147,23 @@ fn selfplay(gen: &mut Generation) -> Result<()> {
     Ok(())
 }
 
+/// The file where the self-play stage keeps HEAD as it starts: the games' teacher.
+const TEACHER: &str = "teacher";
+
+/// The teacher the self-play stage kept, or HEAD (said so) for games played before it kept one.
+fn teacher(gen: &Generation) -> Result<(String, &'static str)> {
+    match std::fs::read_to_string(gen.path(TEACHER)) {
+        Ok(text) => Ok((text.trim().to_string(), "HEAD as the games began")),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok((head()?, "HEAD now: the run kept no teacher"))
+        }
+        Err(e) => Err(e).with_context(|| gen.path(TEACHER).display().to_string()),
+    }
+}
+
 /// Packs the games, and writes their `[[part]]` for `train/data/regenerate.toml` (`part.toml`):
-/// HEAD as the teacher, the run's command, the sums of the file and of its first games.
+/// the commit self-play began at as the teacher, the run's command, the sums of the file and
+/// of its first games.
 fn pack(gen: &mut Generation) -> Result<()> {
     let (input, output) = (gen.path("selfplay.bin"), gen.path("selfplay.pack"));
     let name = format!("{}/shard1", gen.config.name);
@@ -158,7 +179,7 @@ fn pack(gen: &mut Generation) -> Result<()> {
             let mut figures = packed::pack_file(&input, &output, false)?;
             let args: Vec<String> = selfplay_args(gen).into_iter().skip(3).collect();
             let committed = PathBuf::from(format!("train/data/{}.zst", name));
-            let teacher = head()?;
+            let (teacher, which) = teacher(gen)?;
             let run = entry::Run {
                 name: &name,
                 teacher: &teacher,
@@ -172,7 +193,8 @@ fn pack(gen: &mut Generation) -> Result<()> {
                 .with_context(|| part.display().to_string())?;
             figures += &format!(
                 "part.toml: its [[part]] for train/data/regenerate.toml, teacher {teacher} \
-                 (HEAD; `twixt-train regenerate --sample {name}` checks that HEAD's build plays it)\n"
+                 ({which}; `twixt-train regenerate --sample {name}` checks that its build \
+                 plays them)\n"
             );
             Ok(figures)
         },
@@ -467,7 +489,7 @@ mod tests {
     #[test]
     fn each_fit_reads_its_own_data_or_the_configs() {
         let toml = TOY
-            .replace("train/data/gen5/shard1.zst:2", "old.zst")
+            .replace("train/data/gen6/shard1.zst:2", "old.zst")
             .replace("[fit]", "[fit]\ndata = [\"newer.zst:9\"]");
         let gen = generation(&toml);
         let new = PathBuf::from("gen6/selfplay.pack");
