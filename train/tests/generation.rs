@@ -122,12 +122,8 @@ fn a_toy_generation_runs_end_to_end_then_resumes_from_its_sums() {
         ("toy/shard1", 4, 4)
     );
     // The teacher is the commit the games began at, kept by the self-play stage.
-    let head = Command::new("git")
-        .args(["rev-parse", "HEAD"])
-        .current_dir(root())
-        .output()
-        .unwrap();
-    let head = String::from_utf8_lossy(&head.stdout).trim().to_string();
+    let head =
+        twixt_host::commit::resolve(&root(), "HEAD", |program| Command::new(program)).unwrap();
     assert_eq!(part.teacher, head);
     let kept = std::fs::read_to_string(dir.join("teacher")).unwrap();
     assert_eq!(kept.trim(), head);

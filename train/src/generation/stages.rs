@@ -275,14 +275,9 @@ fn fit(gen: &mut Generation) -> Result<()> {
     Ok(())
 }
 
-/// HEAD's full hash.
+/// HEAD's full hash, in the repository the command runs in.
 fn head() -> Result<String> {
-    let out = Command::new("git").args(["rev-parse", "HEAD"]).output()?;
-    anyhow::ensure!(
-        out.status.success(),
-        "git rev-parse HEAD: not in a git repository"
-    );
-    Ok(String::from_utf8_lossy(&out.stdout).trim().to_string())
+    twixt_host::commit::resolve(Path::new("."), "HEAD", |program| Command::new(program))
 }
 
 /// The candidate's tree at HEAD (made, or moved there), HEAD's bundle from it (the shipped bot,
