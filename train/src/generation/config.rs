@@ -189,4 +189,36 @@ pub(crate) mod tests {
             .to_string()
             .contains("sprt"));
     }
+
+    /// Each config in `train/generations/` parses, is named for its file (`gen9-long.toml`
+    /// plays gen9's games again), and starts from committed models.
+    #[test]
+    fn every_committed_config_parses_and_starts_from_committed_models() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+        let mut files: Vec<PathBuf> = std::fs::read_dir(root.join("train/generations"))
+            .unwrap()
+            .map(|e| e.unwrap().path())
+            .filter(|p| p.extension().is_some_and(|x| x == "toml"))
+            .collect();
+        files.sort();
+        assert!(files.len() >= 5, "{files:?}");
+        for file in files {
+            let text = std::fs::read_to_string(&file).unwrap();
+            let config = Config::parse(&text).unwrap_or_else(|e| panic!("{file:?}: {e:#}"));
+            let stem = file.file_stem().unwrap().to_str().unwrap();
+            assert!(
+                stem.split('-').next() == Some(config.name.as_str()),
+                "{file:?} names {}",
+                config.name
+            );
+            let mut models = vec![config.net.init.clone()];
+            models.extend(config.fit.init.clone());
+            for model in models {
+                assert!(
+                    root.join(&model).is_file(),
+                    "{file:?}: {model:?} is not committed"
+                );
+            }
+        }
+    }
 }
