@@ -234,4 +234,5 @@ fn check_book(name: &str, at_least: usize, games: &str) {
 fn the_committed_books_are_read_by_the_referee_and_scored_within_the_band() {
     check_book("balanced.txt", 40, "32");
     check_book("balanced-clock.txt", 20, "16");
+    check_book("balanced-gen8.txt", 20, "16");
 }
