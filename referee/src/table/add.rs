@@ -4,6 +4,7 @@
 
 use super::index::{folder_of, Entry, Index};
 use super::markdown::relative;
+use crate::ab_test::BALANCED_BOOK;
 use crate::clocks::Clocks;
 use crate::openings::read_openings;
 use crate::record::{read_records, GameRecord};
@@ -12,8 +13,11 @@ use serde::{Deserialize, Serialize};
 use std::path::{Path, PathBuf};
 use toml::value::Datetime;
 
-/// The balanced book, relative to the index's folder: a match from it is said to be so.
-const BOOK: &str = "../openings/balanced-clock.txt";
+/// The balanced books in `docs/openings/`, each with the name a match from it is given.
+const BOOKS: [(&str, &str); 2] = [
+    ("balanced book (gen8)", "balanced-gen8.txt"),
+    ("balanced book (e3825d3)", "balanced-clock.txt"),
+];
 
 /// The options of `table` that add a match.
 #[derive(Clone, Debug, Default, clap::Args)]
@@ -207,10 +211,13 @@ fn commands(m: &Match, sprt: Option<&str>) -> (Option<String>, Option<String>) {
     let tail = format!("--games {} --seed {}", m.games, m.seed);
     let (engines, openings) = (&m.engines, m.openings.as_str());
     if let (Some(a), Some(b)) = (side(&engines[0]), side(&engines[1])) {
-        let from = match openings {
-            "empty board" => " --openings empty",
-            o if o.starts_with("random pegs") => " --openings random",
-            _ => "",
+        let from = match (openings, book_file(openings)) {
+            ("empty board", _) => " --openings empty".into(),
+            (o, _) if o.starts_with("random pegs") => " --openings random".into(),
+            (_, Some(file)) if !is_default_book(file) => {
+                format!(" --openings docs/openings/{file}")
+            }
+            _ => String::new(),
         };
         let cmd = format!("twixt-referee test {a} {b} {tail}{from}{sprt}");
         return match engines.iter().all(|e| e.commit.is_some()) {
@@ -218,12 +225,10 @@ fn commands(m: &Match, sprt: Option<&str>) -> (Option<String>, Option<String>) {
             false => (None, Some(cmd)),
         };
     }
-    let from = match openings.strip_prefix("random pegs ") {
-        Some(n) => format!(" --random-openings {n}"),
-        None if openings == "balanced book" => {
-            " --openings docs/openings/balanced-clock.txt".into()
-        }
-        None => String::new(),
+    let from = match (openings.strip_prefix("random pegs "), book_file(openings)) {
+        (Some(n), _) => format!(" --random-openings {n}"),
+        (None, Some(file)) => format!(" --openings docs/openings/{file}"),
+        (None, None) => String::new(),
     };
     let [a, b] = &m.cmds;
     (
@@ -234,8 +239,23 @@ fn commands(m: &Match, sprt: Option<&str>) -> (Option<String>, Option<String>) {
     )
 }
 
-/// Where the records' games started: the empty board, the balanced book (every opening one
-/// of its lines), or so many random pegs.
+/// Whether `file` of `docs/openings/` is the book `test` plays when given no openings.
+fn is_default_book(file: &str) -> bool {
+    Path::new(BALANCED_BOOK)
+        .file_name()
+        .is_some_and(|f| f == file)
+}
+
+/// The file of the balanced book a match's openings name.
+fn book_file(openings: &str) -> Option<&'static str> {
+    BOOKS
+        .iter()
+        .find(|(name, _)| *name == openings)
+        .map(|b| b.1)
+}
+
+/// Where the records' games started: the empty board, a balanced book (every opening one of
+/// its lines), or so many random pegs.
 fn openings(records: &[GameRecord], index: &Index) -> Result<String> {
     let lines: Vec<&[String]> = records
         .iter()
@@ -244,18 +264,20 @@ fn openings(records: &[GameRecord], index: &Index) -> Result<String> {
     if lines.iter().all(|l| l.is_empty()) {
         return Ok("empty board".into());
     }
-    let book_path = folder_of(&index.path).join(BOOK);
-    let book: Vec<Vec<String>> = read_openings(&book_path)?
-        .iter()
-        .map(|l| l.iter().map(|m| m.to_string()).collect())
-        .collect();
-    if lines.iter().all(|l| book.iter().any(|b| b == l)) {
-        return Ok("balanced book".into());
+    for (name, file) in BOOKS {
+        let path = folder_of(&index.path).join("../openings").join(file);
+        let book: Vec<Vec<String>> = read_openings(&path)?
+            .iter()
+            .map(|l| l.iter().map(|m| m.to_string()).collect())
+            .collect();
+        if lines.iter().all(|l| book.iter().any(|b| b == l)) {
+            return Ok(name.into());
+        }
     }
     let lengths: Vec<usize> = lines.iter().map(|l| l.len()).collect();
     match lengths.iter().all(|&n| n == lengths[0]) {
         true => Ok(format!("random pegs {}", lengths[0])),
-        false => bail!("the records' openings are neither the balanced book nor one length of random pegs: give --openings"),
+        false => bail!("the records' openings are neither a balanced book nor one length of random pegs: give --openings"),
     }
 }
 
@@ -323,13 +345,18 @@ mod tests {
     use serde_json::{json, Value};
 
     /// A repository-like folder with `docs/matches/index.toml` (no match yet) and the balanced
-    /// book holding `E5 F7`.
+    /// books: gen8's holding `E5 F7`, e3825d3's `E5 F7` and `E4 F7`.
     fn repo(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("twixt-add-{name}-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("docs/matches")).unwrap();
         std::fs::create_dir_all(dir.join("docs/openings")).unwrap();
         std::fs::write(dir.join("docs/matches/index.toml"), "# matches\n").unwrap();
-        std::fs::write(dir.join("docs/openings/balanced-clock.txt"), "E5 F7\n").unwrap();
+        std::fs::write(dir.join("docs/openings/balanced-gen8.txt"), "E5 F7\n").unwrap();
+        std::fs::write(
+            dir.join("docs/openings/balanced-clock.txt"),
+            "E5 F7\nE4 F7\n",
+        )
+        .unwrap();
         dir
     }
 
@@ -422,11 +449,53 @@ mod tests {
         };
         assert_eq!(run(&named).unwrap(), 0);
         let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
-        assert!(index.contains("openings = \"balanced book\""), "{index}");
         assert!(
-            index.contains(r#"as_run = 'twixt-referee match "a" "b" --games 2 --seed 5 --openings docs/openings/balanced-clock.txt'"#),
+            index.contains("openings = \"balanced book (gen8)\""),
             "{index}"
         );
+        assert!(
+            index.contains(r#"as_run = 'twixt-referee match "a" "b" --games 2 --seed 5 --openings docs/openings/balanced-gen8.txt'"#),
+            "{index}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn test_plays_one_of_the_named_books_by_default() {
+        assert_eq!(BOOKS.iter().filter(|b| is_default_book(b.1)).count(), 1);
+    }
+
+    #[test]
+    fn a_match_from_the_older_book_is_named_so_and_its_command_names_the_file() {
+        let dir = repo("older");
+        let file = dir.join("docs/matches/test-251a39c-vs-d003f5e-old.jsonl");
+        results(&file, "E4 F7 G7", 2, true);
+        assert_eq!(
+            run(&args(&dir, vec![file], "From the older book.")).unwrap(),
+            0
+        );
+        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        for line in [
+            "openings = \"balanced book (e3825d3)\"",
+            "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced-clock.txt\"",
+        ] {
+            assert!(index.contains(line), "{line} not in\n{index}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_test_from_the_default_book_needs_no_openings_in_its_command() {
+        let dir = repo("default");
+        let file = dir.join("docs/matches/test-251a39c-vs-d003f5e-balanced.jsonl");
+        results(&file, "E5 F7 G7", 2, true);
+        assert_eq!(
+            run(&args(&dir, vec![file], "From gen8's book.")).unwrap(),
+            0
+        );
+        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        let line = "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5\"\n";
+        assert!(index.contains(line), "{line} not in\n{index}");
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
