@@ -399,16 +399,20 @@ mod tests {
         }
     }
 
+    /// Adds a match of two games whose records name their commits and start with `moves`
+    /// (`opening` of them the opening) to a fresh repository; the repository and its index.
+    fn added(name: &str, moves: &str, opening: usize) -> (PathBuf, String) {
+        let dir = repo(name);
+        let file = dir.join(format!("docs/matches/test-251a39c-vs-d003f5e-{name}.jsonl"));
+        results(&file, moves, opening, true);
+        assert_eq!(run(&args(&dir, vec![file], "A test.")).unwrap(), 0);
+        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        (dir, index)
+    }
+
     #[test]
     fn a_match_whose_records_name_their_commits_is_added_with_its_command() {
-        let dir = repo("named");
-        let file = dir.join("docs/matches/test-251a39c-vs-d003f5e-empty.jsonl");
-        results(&file, "E5 E7 F7", 0, true);
-        assert_eq!(
-            run(&args(&dir, vec![file], "The README's test.")).unwrap(),
-            0
-        );
-        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        let (dir, index) = added("empty", "E5 E7 F7", 0);
         for line in [
             "id = \"1\"",
             "date = 2026-11-29",
@@ -467,14 +471,7 @@ mod tests {
 
     #[test]
     fn a_match_from_the_older_book_is_named_so_and_its_command_names_the_file() {
-        let dir = repo("older");
-        let file = dir.join("docs/matches/test-251a39c-vs-d003f5e-old.jsonl");
-        results(&file, "E4 F7 G7", 2, true);
-        assert_eq!(
-            run(&args(&dir, vec![file], "From the older book.")).unwrap(),
-            0
-        );
-        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        let (dir, index) = added("older", "E4 F7 G7", 2);
         for line in [
             "openings = \"balanced book (e3825d3)\"",
             "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced-clock.txt\"",
@@ -486,14 +483,7 @@ mod tests {
 
     #[test]
     fn a_test_from_the_default_book_needs_no_openings_in_its_command() {
-        let dir = repo("default");
-        let file = dir.join("docs/matches/test-251a39c-vs-d003f5e-balanced.jsonl");
-        results(&file, "E5 F7 G7", 2, true);
-        assert_eq!(
-            run(&args(&dir, vec![file], "From gen8's book.")).unwrap(),
-            0
-        );
-        let index = std::fs::read_to_string(dir.join("docs/matches/index.toml")).unwrap();
+        let (dir, index) = added("default", "E5 F7 G7", 2);
         let line = "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5\"\n";
         assert!(index.contains(line), "{line} not in\n{index}");
         std::fs::remove_dir_all(&dir).unwrap();
