@@ -14,9 +14,10 @@ use std::path::{Path, PathBuf};
 use toml::value::Datetime;
 
 /// The balanced books in `docs/openings/`, each with the name a match from it is given.
-const BOOKS: [(&str, &str); 2] = [
+const BOOKS: [(&str, &str); 3] = [
     ("balanced book (gen8)", "balanced-gen8.txt"),
     ("balanced book (e3825d3)", "balanced-clock.txt"),
+    ("old balanced book (balanced.txt)", "balanced.txt"),
 ];
 
 /// The options of `table` that add a match.
@@ -345,7 +346,7 @@ mod tests {
     use serde_json::{json, Value};
 
     /// A repository-like folder with `docs/matches/index.toml` (no match yet) and the balanced
-    /// books: gen8's holding `E5 F7`, e3825d3's `E5 F7` and `E4 F7`.
+    /// books: gen8's holding `E5 F7`, e3825d3's `E5 F7` and `E4 F7`, the old one `E6`.
     fn repo(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("twixt-add-{name}-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("docs/matches")).unwrap();
@@ -357,6 +358,7 @@ mod tests {
             "E5 F7\nE4 F7\n",
         )
         .unwrap();
+        std::fs::write(dir.join("docs/openings/balanced.txt"), "E6       # 0.5\n").unwrap();
         dir
     }
 
@@ -475,6 +477,18 @@ mod tests {
         for line in [
             "openings = \"balanced book (e3825d3)\"",
             "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced-clock.txt\"",
+        ] {
+            assert!(index.contains(line), "{line} not in\n{index}");
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_match_from_the_old_book_of_first_pegs_names_its_file() {
+        let (dir, index) = added("first-pegs", "E6 F7 G7", 1);
+        for line in [
+            "openings = \"old balanced book (balanced.txt)\"",
+            "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced.txt\"",
         ] {
             assert!(index.contains(line), "{line} not in\n{index}");
         }
