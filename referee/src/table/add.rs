@@ -471,28 +471,35 @@ mod tests {
         assert_eq!(BOOKS.iter().filter(|b| is_default_book(b.1)).count(), 1);
     }
 
-    #[test]
-    fn a_match_from_the_older_book_is_named_so_and_its_command_names_the_file() {
-        let (dir, index) = added("older", "E4 F7 G7", 2);
+    /// Adds a match from a book other than the default (its games start with `moves`,
+    /// `opening` of them the book's line) and checks that the entry names the book as `openings`
+    /// and the command names its file.
+    fn assert_named_book(name: &str, moves: &str, opening: usize, openings: &str, file: &str) {
+        let (dir, index) = added(name, moves, opening);
         for line in [
-            "openings = \"balanced book (e3825d3)\"",
-            "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced-clock.txt\"",
+            format!("openings = \"{openings}\""),
+            format!("command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/{file}\""),
         ] {
-            assert!(index.contains(line), "{line} not in\n{index}");
+            assert!(index.contains(&line), "{line} not in\n{index}");
         }
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
+    fn a_match_from_the_older_book_is_named_so_and_its_command_names_the_file() {
+        assert_named_book(
+            "older",
+            "E4 F7 G7",
+            2,
+            "balanced book (e3825d3)",
+            "balanced-clock.txt",
+        );
+    }
+
+    #[test]
     fn a_match_from_the_old_book_of_first_pegs_names_its_file() {
-        let (dir, index) = added("first-pegs", "E6 F7 G7", 1);
-        for line in [
-            "openings = \"old balanced book (balanced.txt)\"",
-            "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5 --openings docs/openings/balanced.txt\"",
-        ] {
-            assert!(index.contains(line), "{line} not in\n{index}");
-        }
-        std::fs::remove_dir_all(&dir).unwrap();
+        let book = "old balanced book (balanced.txt)";
+        assert_named_book("first-pegs", "E6 F7 G7", 1, book, "balanced.txt");
     }
 
     #[test]
