@@ -18,4 +18,5 @@ pub mod net;
 pub mod policy;
 pub mod regenerate;
 pub mod selfplay;
+pub mod starts;
 pub mod weights_text;

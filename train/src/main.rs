@@ -48,6 +48,9 @@ enum Command {
     /// Score the value network on games it never saw (results files of twixt-referee): its
     /// log-loss against the distance value's, and how it ranks the moves played.
     Probe(twixt_train::net::probe::ProbeOptions),
+    /// Cut boards for self-play to start from (`selfplay --starts`) out of results files of
+    /// twixt-referee: one from each decided game long enough.
+    Starts(twixt_train::starts::StartsOptions),
     /// Write the engine module that ships a value model's integers in the bot.
     ExportNet {
         /// The model file written by `net`.
@@ -146,6 +149,7 @@ fn main() -> ExitCode {
         Command::Value(options) => distance::run(&options),
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),
+        Command::Starts(options) => twixt_train::starts::run(&options),
         Command::Codec(options) => twixt_train::net::codec::run(&options),
         Command::Export { model, out } => policy::export::run(&model, &out),
         Command::ExportNet {

@@ -6,6 +6,7 @@
 //! visit counts for a policy.
 
 use crate::data::{self, Game, Header, Ply, Search};
+use crate::starts;
 use anyhow::{anyhow, bail, Context, Result};
 use std::collections::{BTreeMap, HashSet};
 use std::fs::OpenOptions;
@@ -43,9 +44,13 @@ pub struct SelfplayOptions {
     /// With --fast: the share of moves (drawn at random) that are full searches, in [0, 1].
     #[arg(long, default_value_t = 0.25)]
     pub full_share: f64,
-    /// Random pegs before the searches take over.
+    /// Random pegs before the searches take over (after the start's moves, with --starts).
     #[arg(long, default_value_t = 2)]
     pub opening: u8,
+    /// A starts file (`twixt-train starts`): game i begins from its line i mod N, then
+    /// `--opening` random pegs, then the searches.
+    #[arg(long, value_name = "FILE")]
+    pub starts: Option<PathBuf>,
     /// The run's seed: game i is seeded by it and i.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
@@ -65,7 +70,7 @@ pub struct SelfplayOptions {
 }
 
 impl SelfplayOptions {
-    fn header(&self, params: &Params) -> Result<Header> {
+    fn header(&self, params: &Params, starts: &[Vec<Move>]) -> Result<Header> {
         if !(0.0..=1.0).contains(&self.full_share) {
             bail!("--full-share {} is not in [0, 1]", self.full_share);
         }
@@ -79,6 +84,10 @@ impl SelfplayOptions {
             fast,
             full_share,
             opening: self.opening,
+            starts: match self.starts {
+                Some(_) => starts::fingerprint(starts),
+                None => 0,
+            },
             seed: self.seed,
             teacher: data::fingerprint(params),
         })
@@ -96,10 +105,11 @@ impl SelfplayOptions {
     }
 }
 
-/// Plays game `index` of a run: `opening` random pegs drawn from the seed, then searches
-/// until the game ends: full searches of `iterations`, or where the header has fast moves, a
-/// full search for a `full_share` of the moves drawn from the seed and a fast one for the rest.
-pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
+/// Plays game `index` of a run from `start` (checked legal and open by [`starts::read`]):
+/// `opening` random pegs drawn from the seed, then searches until the game ends: full
+/// searches of `iterations`, or where the header has fast moves, a full search for a
+/// `full_share` of the moves drawn from the seed and a fast one for the rest.
+pub fn play_game(header: Header, params: &Params, index: u32, start: &[Move]) -> Game {
     let seed = header.seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ index as u64;
     let mut rng = FastRng::new(seed);
     let mut searcher = Searcher::new(params.clone(), seed);
@@ -112,8 +122,14 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     let mut pos = Position::new();
     let mut plies: Vec<Ply> = Vec::new();
     let mut moves: Vec<Move> = Vec::new();
+    for &mv in start {
+        pos.play_unchecked(mv);
+        moves.push(mv);
+        plies.push(Ply { mv, search: None });
+    }
+    let unsearched = start.len() + header.opening as usize;
     while pos.outcome().is_none() {
-        let ply = if plies.len() < header.opening as usize {
+        let ply = if plies.len() < unsearched {
             random_peg(&pos, &mut rng)
         } else {
             searcher.set_history(last_pegs(&moves));
@@ -137,7 +153,7 @@ pub fn play_game(header: Header, params: &Params, index: u32) -> Game {
     Game {
         index,
         winner,
-        opening: header.opening.min(plies.len() as u8),
+        opening: unsearched.min(plies.len()) as u8,
         plies,
     }
 }
@@ -202,7 +218,11 @@ pub fn run(options: &SelfplayOptions) -> Result<()> {
         Policy::shipped().map(drop),
         Network::shipped().map(drop),
     )?;
-    let header = options.header(&params)?;
+    let starts = match &options.starts {
+        Some(path) => starts::read(path)?,
+        None => vec![Vec::new()],
+    };
+    let header = options.header(&params, &starts)?;
     let (mut file, done) = open(options, header)?;
     let ours = |i: &u32| options.shard.is_none_or(|s| s.has(*i as usize));
     let todo: Vec<u32> = (0..options.games)
@@ -211,7 +231,14 @@ pub fn run(options: &SelfplayOptions) -> Result<()> {
     let total = (0..options.games).filter(ours).count() as u64;
     let bar = progress::bar(total, total - todo.len() as u64, "games");
     let (tx, rx) = mpsc::channel();
-    let workers = spawn(header, params, todo.clone(), options.threads.max(1), tx);
+    let workers = spawn(
+        header,
+        params,
+        starts,
+        todo.clone(),
+        options.threads.max(1),
+        tx,
+    );
     let (start, mut positions) = (Instant::now(), 0u64);
     // Games are written in the order of their indices, whatever order the threads end them
     // in, so that one command always writes the same bytes (and checksums can be compared).
@@ -283,19 +310,22 @@ fn open(options: &SelfplayOptions, header: Header) -> Result<(std::fs::File, Has
 fn spawn(
     header: Header,
     params: Params,
+    starts: Vec<Vec<Move>>,
     todo: Vec<u32>,
     threads: usize,
     tx: mpsc::Sender<Game>,
 ) -> Vec<thread::JoinHandle<()>> {
-    let todo = Arc::new(todo);
+    let (todo, starts) = (Arc::new(todo), Arc::new(starts));
     let next = Arc::new(AtomicUsize::new(0));
     (0..threads)
         .map(|_| {
             let (todo, next, tx, params) = (todo.clone(), next.clone(), tx.clone(), params.clone());
+            let starts = starts.clone();
             thread::spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&index) = todo.get(i) else { return };
-                if tx.send(play_game(header, &params, index)).is_err() {
+                let start = &starts[index as usize % starts.len()];
+                if tx.send(play_game(header, &params, index, start)).is_err() {
                     return;
                 }
             })

@@ -16,6 +16,7 @@ fn options(out: &Path, resume: bool) -> SelfplayOptions {
         fast: Some(30),
         full_share: 0.5,
         opening: 2,
+        starts: None,
         seed: 11,
         threads: 2,
         resume,

@@ -30,6 +30,7 @@ fn options(
         fast,
         full_share: 0.2,
         opening: 2,
+        starts: None,
         seed,
         threads: 2,
         resume: false,

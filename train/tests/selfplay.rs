@@ -12,6 +12,7 @@ fn header() -> Header {
         fast: 0,
         full_share: 1000,
         opening: 2,
+        starts: 0,
         seed: 5,
         teacher: data::fingerprint(&Default::default()),
     }
@@ -25,6 +26,7 @@ fn options(out: &Path, games: u32, resume: bool) -> SelfplayOptions {
         fast: None,
         full_share: 0.25,
         opening: header().opening,
+        starts: None,
         seed: header().seed,
         threads: 2,
         resume,
@@ -42,9 +44,9 @@ fn sorted(mut games: Vec<Game>) -> Vec<Game> {
 fn games_are_legal_end_as_recorded_and_repeat_for_a_seed() {
     let params = Default::default();
     for index in 0..3 {
-        let game = selfplay::play_game(header(), &params, index);
+        let game = selfplay::play_game(header(), &params, index, &[]);
         assert!(
-            game == selfplay::play_game(header(), &params, index),
+            game == selfplay::play_game(header(), &params, index, &[]),
             "game {index} repeats"
         );
         let mut pos = Position::new();
@@ -61,8 +63,8 @@ fn games_are_legal_end_as_recorded_and_repeat_for_a_seed() {
         assert_eq!(pos.outcome(), Some(winner));
     }
     assert_ne!(
-        selfplay::play_game(header(), &params, 0).plies[..2],
-        selfplay::play_game(header(), &params, 1).plies[..2]
+        selfplay::play_game(header(), &params, 0, &[]).plies[..2],
+        selfplay::play_game(header(), &params, 1, &[]).plies[..2]
     );
 }
 
@@ -74,7 +76,7 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
     let read = data::read(&whole).unwrap();
     assert_eq!((read.header, read.torn_at), (header(), None));
     let expected: Vec<Game> = (0..6)
-        .map(|i| selfplay::play_game(header(), &Default::default(), i))
+        .map(|i| selfplay::play_game(header(), &Default::default(), i, &[]))
         .collect();
     // In the order of their indices, whichever thread ended first: the same bytes every run.
     assert!(read.games == expected, "the file holds other games");
@@ -93,6 +95,53 @@ fn a_run_round_trips_and_resumes_to_the_same_games() {
     assert!(
         sorted(resumed.games) == expected,
         "the resumed run holds other games"
+    );
+}
+
+#[test]
+fn a_run_from_starts_begins_each_game_from_its_line_and_names_the_file_in_its_header() {
+    let dir = tempfile::tempdir().unwrap();
+    let (starts, out) = (dir.path().join("starts.txt"), dir.path().join("run.bin"));
+    std::fs::write(&starts, "# two boards\nF6 G8 E8 D6\nC3 J10\n").unwrap();
+    let lines = ["F6 G8 E8 D6", "C3 J10"];
+    let from_starts = |out: &Path, text: Option<&str>| {
+        if let Some(text) = text {
+            std::fs::write(&starts, text).unwrap();
+        }
+        SelfplayOptions {
+            starts: Some(starts.clone()),
+            opening: 1,
+            ..options(out, 4, true)
+        }
+    };
+    selfplay::run(&from_starts(&out, None)).unwrap();
+    let file = data::read(&out).unwrap();
+    assert_ne!(file.header.starts, 0);
+    for game in &file.games {
+        let line = lines[game.index as usize % 2];
+        let start: Vec<Move> = line.split(' ').map(|m| m.parse().unwrap()).collect();
+        let played: Vec<Move> = game.plies.iter().map(|p| p.mv).collect();
+        assert_eq!(played[..start.len()], start[..], "game {}", game.index);
+        // The start's moves and one random peg are not searched; the next move is.
+        assert_eq!(game.opening as usize, start.len() + 1);
+        assert!(game.plies[..=start.len()]
+            .iter()
+            .all(|p| p.search.is_none()));
+        assert!(game.plies[start.len() + 1].search.is_some());
+    }
+    // Resuming with another file of starts is another run, and is refused.
+    let error = format!(
+        "{:#}",
+        selfplay::run(&from_starts(&out, Some("F6 G8\n"))).unwrap_err()
+    );
+    assert!(error.contains("holds a run of other settings"), "{error}");
+    let error = format!(
+        "{:#}",
+        selfplay::run(&from_starts(&out, Some("F6 F6\n"))).unwrap_err()
+    );
+    assert!(
+        error.contains("starts.txt:1: ply 1: F6 is illegal"),
+        "{error}"
     );
 }
 
@@ -208,7 +257,7 @@ fn resuming_a_run_of_other_settings_is_refused() {
 
 #[test]
 fn damage_is_an_error_naming_the_offset() {
-    let game = selfplay::play_game(header(), &Default::default(), 0);
+    let game = selfplay::play_game(header(), &Default::default(), 0, &[]);
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("one.bin");
     let mut f = data::create(&path, header()).unwrap();
@@ -239,7 +288,7 @@ fn fast_game(index: u32) -> Game {
         opening: 1,
         ..header()
     };
-    selfplay::play_game(fast, &Default::default(), index)
+    selfplay::play_game(fast, &Default::default(), index, &[])
 }
 
 #[test]
@@ -295,8 +344,8 @@ fn fast_runs_record_a_share_of_full_searches() {
     };
     let (mut full, mut searched, mut told) = (0, 0, 0);
     for index in 0..4 {
-        let game = selfplay::play_game(fast, &Default::default(), index);
-        assert!(game == selfplay::play_game(fast, &Default::default(), index));
+        let game = selfplay::play_game(fast, &Default::default(), index, &[]);
+        assert!(game == selfplay::play_game(fast, &Default::default(), index, &[]));
         let mut pos = Position::new();
         for (i, ply) in game.plies.iter().enumerate() {
             if let Some(s) = &ply.search {

@@ -56,6 +56,7 @@ fn header(seed: u64) -> Header {
         iterations: 100,
         fast: 0,
         full_share: 1000,
+        starts: 0,
         opening: 2,
         seed,
         teacher: 1,

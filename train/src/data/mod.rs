@@ -5,19 +5,19 @@
 //!   magic          8 bytes  "TWXTDATA"
 //!   version        u16      3 (2 is read too: its searches keep no values of root moves)
 //!   iterations     u32      MCTS iterations of a full (recorded) search
-//!   opening        u8       random pegs before the searches take over
+//!   opening        u8       random pegs before the searches take over (after a start's moves)
 //!   reserved       u8       0
 //!   seed           u64      the run's seed (game i is seeded by seed and i)
 //!   teacher        u64      fingerprint of the teacher's search (`fingerprint`)
 //!   fast           u32      MCTS iterations of a fast (unrecorded) move; 0: every move full
 //!   full share     u16      per mille of the searched moves that are full searches
-//!   reserved       u16      0
+//!   starts         u16      fingerprint of the run's starts file (`crate::starts`); 0: none
 //! a game:
 //!   length         u32      bytes of the payload
 //!   payload:
 //!     index        u32      the game's number in the run
 //!     winner       u8       0 or 1, 2 for a draw
-//!     opening      u8       how many of the moves were random
+//!     opening      u8       how many of the moves were not searched (a start's, random pegs)
 //!     plies        u16      how many moves follow
 //!     full         ceil(plies / 8) bytes: bit i (low bit first) set when ply i was a full
 //!                  search, whose record follows its move
@@ -74,8 +74,11 @@ pub struct Header {
     pub fast: u32,
     /// Per mille of the searched moves that are full searches (1000 when `fast` is 0).
     pub full_share: u16,
-    /// Random pegs before the searches take over.
+    /// Random pegs before the searches take over (after a start's moves).
     pub opening: u8,
+    /// The fingerprint of the run's starts file ([`crate::starts::fingerprint`]); 0 for a
+    /// run from the empty board. A file written before starts existed holds 0 there.
+    pub starts: u16,
     /// The run's seed.
     pub seed: u64,
     /// A fingerprint of the teacher's search ([`fingerprint`]).
@@ -156,6 +159,7 @@ impl Header {
         b[24..32].copy_from_slice(&self.teacher.to_le_bytes());
         b[32..36].copy_from_slice(&self.fast.to_le_bytes());
         b[36..38].copy_from_slice(&self.full_share.to_le_bytes());
+        b[38..40].copy_from_slice(&self.starts.to_le_bytes());
         b
     }
 
@@ -175,6 +179,7 @@ impl Header {
             teacher: u64::from_le_bytes(b[24..32].try_into()?),
             fast: u32::from_le_bytes(b[32..36].try_into()?),
             full_share: u16::from_le_bytes(b[36..38].try_into()?),
+            starts: u16::from_le_bytes(b[38..40].try_into()?),
         };
         Ok((header, version))
     }

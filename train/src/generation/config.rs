@@ -32,6 +32,9 @@ pub struct Selfplay {
     pub fast: Option<u32>,
     pub full_share: Option<f64>,
     pub opening: Option<u8>,
+    /// A starts file (`selfplay --starts`, made by `twixt-train starts`): the games begin
+    /// from boards of real games.
+    pub starts: Option<PathBuf>,
     pub seed: u64,
     /// The teacher's parameters (`NAME=VALUE`, as `selfplay --set` takes them).
     #[serde(default)]

@@ -86,6 +86,9 @@ pub fn selfplay_args(gen: &Generation) -> Vec<String> {
     if let Some(opening) = s.opening {
         push("--opening", opening.to_string());
     }
+    if let Some(starts) = &s.starts {
+        push("--starts", starts.display().to_string());
+    }
     push("--seed", s.seed.to_string());
     for set in &s.set {
         push("--set", set.clone());
@@ -110,6 +113,10 @@ pub fn selfplay_command(gen: &Generation) -> Command {
         Some(options) => {
             let mut command = Command::new("scripts/cluster");
             command.args(options).arg("--dir").arg(gen.path("cluster"));
+            // The machines of the ssh mode need the starts file too (Slurm's share this tree).
+            if let (Some(starts), true) = (&s.starts, options.iter().any(|o| o == "--ssh")) {
+                command.arg("--send").arg(starts);
+            }
             // A program under here goes by a relative path: the ssh mode sends it.
             let here = std::env::current_dir().unwrap_or_default();
             let exe = gen.exe.strip_prefix(&here).unwrap_or(&gen.exe);
@@ -478,6 +485,23 @@ mod tests {
             local[threads..],
             ["--threads", "2", "--out", "gen6/selfplay.bin", "--resume"]
         );
+    }
+
+    /// A starts file goes to `selfplay`, and to the machines of the ssh mode.
+    #[test]
+    fn a_starts_file_is_passed_on_and_sent() {
+        let toml = TOY.replace("seed = 7", "seed = 7\nstarts = \"s.txt\"");
+        let local = args(&selfplay_command(&generation(&toml)));
+        let at = local.iter().position(|a| a == "--starts").unwrap();
+        assert_eq!(local[at + 1], "s.txt");
+        let ssh = toml.replace(
+            "threads = 2",
+            r#"cluster = ["--ssh", "m.txt", "--shards", "2"]"#,
+        );
+        let cluster = args(&selfplay_command(&generation(&ssh)));
+        let split = cluster.iter().position(|a| a == "--").unwrap();
+        assert_eq!(cluster[split - 2..split], ["--send", "s.txt"]);
+        assert!(cluster[split..].contains(&"--starts".to_string()));
     }
 
     /// A fit's own `data` replaces the config's for it alone; the new games come last.

@@ -13,7 +13,7 @@ use twixt::knowledge::value;
 use twixt::knowledge::{Policy, Scorer};
 use twixt::position::last_pegs;
 use twixt::search::params::Params;
-use twixt::{Move, Player, Position};
+use twixt::{Move, Position};
 
 /// The options of `twixt-train probe`.
 #[derive(clap::Args, Clone, Debug)]
@@ -24,44 +24,6 @@ pub struct ProbeOptions {
     /// A model file to probe instead of the shipped network.
     #[arg(long)]
     pub model: Option<PathBuf>,
-}
-
-/// Every decided game of a results file: its moves, replayed here (a move the rules refuse is
-/// an error naming the line), and its winner.
-fn games(path: &PathBuf) -> Result<Vec<(Vec<Move>, Player)>> {
-    let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
-    let mut out = Vec::new();
-    for (n, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let at = || format!("{}: line {}", path.display(), n + 1);
-        let record: serde_json::Value = serde_json::from_str(line).with_context(at)?;
-        let Some(winner) = record["winner"].as_u64() else {
-            continue;
-        };
-        let moves = record["moves"]
-            .as_array()
-            .with_context(|| format!("{}: no moves", at()))?;
-        let moves: Result<Vec<Move>> = moves
-            .iter()
-            .map(|m| {
-                let text = m.as_str().unwrap_or_default();
-                text.parse()
-                    .map_err(|_| anyhow::anyhow!("{}: '{text}' is not a move", at()))
-            })
-            .collect();
-        let winner = Player::from_index(winner as usize).with_context(at)?;
-        let moves = moves?;
-        let mut pos = Position::new();
-        for (ply, &mv) in moves.iter().enumerate() {
-            pos.play(mv)
-                .map_err(|e| anyhow::anyhow!("{}: ply {ply}: {mv} is illegal: {e}", at()))?;
-        }
-        out.push((moves, winner));
-    }
-    Ok(out)
 }
 
 /// The log-loss of `p` for a game the mover won or lost.
@@ -125,7 +87,7 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
     let net_value = |p: &Position| net.value(&net.accumulate(p.board()), p.to_move());
     let distance = |p: &Position| value::value(p, d.value_bias, d.value_scale);
     for path in &o.results {
-        for (moves, winner) in games(path)? {
+        for (moves, winner) in crate::starts::decided_games(path)? {
             let mut pos = Position::new();
             for (i, &mv) in moves.iter().enumerate() {
                 let me = pos.to_move();

@@ -11,6 +11,7 @@ fn header() -> Header {
         iterations: 60,
         fast: 20,
         full_share: 500,
+        starts: 0,
         opening: 2,
         seed: 7,
         teacher: 1,
@@ -21,7 +22,7 @@ fn header() -> Header {
 fn games(n: u32) -> Vec<Game> {
     let params = Default::default();
     (0..n)
-        .map(|i| crate::selfplay::play_game(header(), &params, 3 * i + 1))
+        .map(|i| crate::selfplay::play_game(header(), &params, 3 * i + 1, &[]))
         .collect()
 }
 
