@@ -11,7 +11,7 @@ use twixt_train::regenerate::manifest::Manifest;
 
 const TOY: &str = r#"
 name = "toy"
-data = ["train/data/gen7/shard1.zst:4"]
+data = ["train/data/gen8/shard1.zst:4"]
 [selfplay]
 games = 4
 iterations = 100

@@ -136,7 +136,7 @@ pub(crate) mod tests {
     /// A small config, for the generation's unit tests.
     pub(crate) const TOY: &str = r#"
         name = "toy"
-        data = ["train/data/gen7/shard1.zst:2"]
+        data = ["train/data/gen8/shard1.zst:2"]
         [selfplay]
         games = 4
         iterations = 100

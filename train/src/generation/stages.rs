@@ -508,7 +508,7 @@ mod tests {
     #[test]
     fn each_fit_reads_its_own_data_or_the_configs() {
         let toml = TOY
-            .replace("train/data/gen7/shard1.zst:2", "old.zst")
+            .replace("train/data/gen8/shard1.zst:2", "old.zst")
             .replace("[fit]", "[fit]\ndata = [\"newer.zst:9\"]");
         let gen = generation(&toml);
         let new = PathBuf::from("gen6/selfplay.pack");

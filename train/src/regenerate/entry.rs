@@ -74,7 +74,7 @@ mod tests {
     /// Writes the first `games` games of a committed shard as a data file.
     fn data_file(dir: &Path, name: &str, games: usize) -> std::path::PathBuf {
         let root = Path::new(env!("CARGO_MANIFEST_DIR"));
-        let shard = read(&root.join("data/gen7/shard1.zst")).unwrap();
+        let shard = read(&root.join("data/gen8/shard1.zst")).unwrap();
         let path = dir.join(name);
         let mut f = create(&path, shard.header).unwrap();
         for game in &shard.games[..games] {

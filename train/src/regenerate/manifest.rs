@@ -13,7 +13,7 @@
 //! games = 16015                            # the games the part holds
 //! sha256 = "2edc..."                       # of the data file (unpacked)
 //! sample = { games = 20, sha256 = "..." }  # of the file of its first games
-//! committed = "train/data/gen7/shard1.zst" # while the repository holds it (packed)
+//! committed = "train/data/gen8/shard1.zst" # while the repository holds it (packed)
 //! ```
 
 use anyhow::{bail, Context, Result};
