@@ -16,9 +16,18 @@ use std::path::{Path, PathBuf};
 use twixt::rng::FastRng;
 use twixt::{Move, Player, Position};
 
-/// Every decided game of a results file of `twixt-referee` (JSON lines): its moves, replayed
-/// here (a move the rules refuse is an error naming the line), and its winner.
-pub fn decided_games(path: &Path) -> Result<Vec<(Vec<Move>, Player)>> {
+/// A decided game of a results file.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Recorded {
+    pub moves: Vec<Move>,
+    pub winner: Player,
+    /// How many of the moves were the match's opening, not the bots' (0: the empty board).
+    pub opening: usize,
+}
+
+/// Every decided game of a results file of `twixt-referee` (JSON lines), its moves replayed
+/// here: a move the rules refuse is an error naming the line.
+pub fn decided_games(path: &Path) -> Result<Vec<Recorded>> {
     let text = std::fs::read_to_string(path).with_context(|| path.display().to_string())?;
     let mut out = Vec::new();
     for (n, line) in text
@@ -45,7 +54,12 @@ pub fn decided_games(path: &Path) -> Result<Vec<(Vec<Move>, Player)>> {
         let winner = Player::from_index(winner as usize).with_context(at)?;
         let moves = moves?;
         replay(&moves).map_err(|e| anyhow!("{}: {e}", at()))?;
-        out.push((moves, winner));
+        let opening = record["opening"].as_u64().unwrap_or(0) as usize;
+        out.push(Recorded {
+            moves,
+            winner,
+            opening,
+        });
     }
     Ok(out)
 }
@@ -149,16 +163,29 @@ pub struct StartsOptions {
     /// Seed of the plies drawn.
     #[arg(long, default_value_t = 1)]
     pub seed: u64,
+    /// An openings file (the referee's format; repeatable): a game that begins with one of its
+    /// lines gives no start, so that a test from those openings meets no board the network
+    /// was fitted on.
+    #[arg(long, value_name = "FILE")]
+    pub exclude: Vec<PathBuf>,
+    /// Also no start from games played from the empty board, for the same reason.
+    #[arg(long)]
+    pub exclude_empty: bool,
 }
 
-/// One start from each decided game long enough: its first k moves, k drawn uniformly from
-/// `from..=to` and at most the game's length less `left`; each board once, in the order of
-/// the games.
-pub fn cut(games: &[(Vec<Move>, Player)], options: &StartsOptions) -> Vec<Vec<Move>> {
+/// One start from each decided game long enough and not excluded: its first k moves, k drawn
+/// uniformly from `from..=to` and at most the game's length less `left`; each board once, in
+/// the order of the games. A game is excluded when it begins with one of `excluded` (or, with
+/// `exclude_empty`, when it was played from the empty board).
+pub fn cut(games: &[Recorded], excluded: &[Vec<Move>], options: &StartsOptions) -> Vec<Vec<Move>> {
     let mut rng = FastRng::new(options.seed);
     let mut seen = HashSet::new();
     let mut out = Vec::new();
-    for (moves, _) in games {
+    for Recorded { moves, opening, .. } in games {
+        if (options.exclude_empty && *opening == 0) || excluded.iter().any(|e| moves.starts_with(e))
+        {
+            continue;
+        }
         let last = options.to.min(moves.len().saturating_sub(options.left));
         if last < options.from {
             continue;
@@ -185,7 +212,11 @@ pub fn run(options: &StartsOptions) -> Result<()> {
     for path in &options.results {
         games.extend(decided_games(path)?);
     }
-    let starts = cut(&games, options);
+    let mut excluded = Vec::new();
+    for path in &options.exclude {
+        excluded.extend(read(path)?);
+    }
+    let starts = cut(&games, &excluded, options);
     if starts.is_empty() {
         bail!(
             "no decided game of the {} files is longer than {} moves",
@@ -195,8 +226,7 @@ pub fn run(options: &StartsOptions) -> Result<()> {
     }
     let mut text = format!(
         "# Starts for self-play: {} boards cut from {} decided games of {} results files, after\n\
-         # {} to {} moves and at least {} before the game's end (seed {}).\n\
-         # Made by `twixt-train starts` (docs/TRAINING.md, \"Starts from real games\").\n",
+         # {} to {} moves and at least {} before the game's end (seed {}).\n",
         starts.len(),
         games.len(),
         options.results.len(),
@@ -205,6 +235,17 @@ pub fn run(options: &StartsOptions) -> Result<()> {
         options.left,
         options.seed
     );
+    for path in &options.exclude {
+        let _ = writeln!(
+            text,
+            "# No game that began with an opening of {}.",
+            path.display()
+        );
+    }
+    if options.exclude_empty {
+        let _ = writeln!(text, "# No game from the empty board.");
+    }
+    text += "# Made by `twixt-train starts` (docs/TRAINING.md, \"Starts from real games\").\n";
     for start in &starts {
         let line: Vec<String> = start.iter().map(Move::to_string).collect();
         let _ = writeln!(text, "{}", line.join(" "));
@@ -241,21 +282,51 @@ mod tests {
             to,
             left,
             seed: 3,
+            exclude: Vec::new(),
+            exclude_empty: false,
+        }
+    }
+
+    fn recorded(moves: Vec<Move>, opening: usize) -> Recorded {
+        Recorded {
+            moves,
+            winner: Player::Zero,
+            opening,
         }
     }
 
     #[test]
     fn a_cut_keeps_from_to_moves_and_leaves_the_end_to_play() {
         let game = moves("F6 G8 E8 D6 H5 I7 C4 J9 B3 K10");
-        let games: Vec<_> = (0..50).map(|_| (game.clone(), Player::Zero)).collect();
-        let starts = cut(&games, &options(3, 9, 4));
+        let games: Vec<_> = (0..50).map(|_| recorded(game.clone(), 2)).collect();
+        let starts = cut(&games, &[], &options(3, 9, 4));
         // Ten moves less four: the cuts are of 3 to 6 moves, each board once.
         assert_eq!(starts.len(), 4);
         for start in &starts {
             assert!((3..=6).contains(&start.len()), "{start:?}");
             assert_eq!(start[..], game[..start.len()]);
         }
-        assert!(cut(&games, &options(7, 9, 4)).is_empty());
+        assert!(cut(&games, &[], &options(7, 9, 4)).is_empty());
+    }
+
+    #[test]
+    fn games_from_excluded_openings_give_no_start() {
+        let (a, b) = (
+            moves("F6 G8 E8 D6 H5 I7 C4 J9"),
+            moves("C3 J10 E8 D6 H5 I7 C4 J9"),
+        );
+        let games = [recorded(a.clone(), 2), recorded(b.clone(), 0)];
+        let cuts = |excluded: &[Vec<Move>], empty: bool| -> Vec<Move> {
+            let options = StartsOptions {
+                exclude_empty: empty,
+                ..options(3, 3, 1)
+            };
+            cut(&games, excluded, &options).concat()
+        };
+        assert_eq!(cuts(&[], false), [&a[..3], &b[..3]].concat());
+        assert_eq!(cuts(&[moves("F6 G8")], false), b[..3]);
+        assert_eq!(cuts(&[moves("F6 E8")], false).len(), 6);
+        assert_eq!(cuts(&[], true), a[..3]);
     }
 
     #[test]

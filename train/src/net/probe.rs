@@ -87,7 +87,7 @@ pub fn run(o: &ProbeOptions) -> Result<()> {
     let net_value = |p: &Position| net.value(&net.accumulate(p.board()), p.to_move());
     let distance = |p: &Position| value::value(p, d.value_bias, d.value_scale);
     for path in &o.results {
-        for (moves, winner) in crate::starts::decided_games(path)? {
+        for crate::starts::Recorded { moves, winner, .. } in crate::starts::decided_games(path)? {
             let mut pos = Position::new();
             for (i, &mv) in moves.iter().enumerate() {
                 let me = pos.to_move();
