@@ -64,7 +64,8 @@ impl Searcher {
         Some(self.search(pos, tree, root, limits))
     }
 
-    /// The last kept tree's root moves, most visited first, at most `top` of them, each with a
+    /// The last kept tree's root moves, most visited first (of two as visited, the one of higher
+    /// value), at most `top` of them, each with a
     /// principal variation of at most `pv_plies` moves. Empty when no tree was kept.
     pub fn analysis(&self, top: usize, pv_plies: usize) -> Vec<RootLine> {
         let tree = match &self.last {
@@ -75,7 +76,13 @@ impl Searcher {
         let searched = |i: u32| tree.get(i).visits.saturating_sub(n0);
         let total: u32 = tree.children(ROOT).map(searched).sum();
         let mut children: Vec<u32> = tree.children(ROOT).collect();
-        children.sort_by_key(|&i| std::cmp::Reverse(searched(i)));
+        // Ties in visits go to the higher value, as the search breaks them when it chooses.
+        children.sort_by(|&a, &b| {
+            let key = |i: u32| (searched(i), tree.get(i).value());
+            key(b)
+                .partial_cmp(&key(a))
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
         children
             .into_iter()
             .take(top)
