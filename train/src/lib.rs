@@ -15,6 +15,7 @@ pub mod generation;
 pub mod held_out;
 pub mod info;
 pub mod net;
+pub mod overlap;
 pub mod policy;
 pub mod regenerate;
 pub mod selfplay;

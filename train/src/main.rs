@@ -51,6 +51,9 @@ enum Command {
     /// Cut boards for self-play to start from (`selfplay --starts`) out of results files of
     /// twixt-referee: one from each decided game long enough.
     Starts(twixt_train::starts::StartsOptions),
+    /// Count the games of results files that pass through a board of a starts file, and an
+    /// engine's score in those and in the others: a test should meet no board it was fitted on.
+    Overlap(twixt_train::overlap::OverlapOptions),
     /// Write the engine module that ships a value model's integers in the bot.
     ExportNet {
         /// The model file written by `net`.
@@ -150,6 +153,7 @@ fn main() -> ExitCode {
         Command::Net(options) => net::run(&options),
         Command::Probe(options) => twixt_train::net::probe::run(&options),
         Command::Starts(options) => twixt_train::starts::run(&options),
+        Command::Overlap(options) => twixt_train::overlap::run(&options),
         Command::Codec(options) => twixt_train::net::codec::run(&options),
         Command::Export { model, out } => policy::export::run(&model, &out),
         Command::ExportNet {

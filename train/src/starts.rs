@@ -23,6 +23,8 @@ pub struct Recorded {
     pub winner: Player,
     /// How many of the moves were the match's opening, not the bots' (0: the empty board).
     pub opening: usize,
+    /// The commands of player 0 and player 1 (empty when the record names none).
+    pub engines: [String; 2],
 }
 
 /// Every decided game of a results file of `twixt-referee` (JSON lines), its moves replayed
@@ -55,10 +57,12 @@ pub fn decided_games(path: &Path) -> Result<Vec<Recorded>> {
         let moves = moves?;
         replay(&moves).map_err(|e| anyhow!("{}: {e}", at()))?;
         let opening = record["opening"].as_u64().unwrap_or(0) as usize;
+        let engine = |key: &str| record[key].as_str().unwrap_or_default().to_string();
         out.push(Recorded {
             moves,
             winner,
             opening,
+            engines: [engine("cmd0"), engine("cmd1")],
         });
     }
     Ok(out)
@@ -168,9 +172,24 @@ pub struct StartsOptions {
     /// was fitted on.
     #[arg(long, value_name = "FILE")]
     pub exclude: Vec<PathBuf>,
+    /// A results file (repeatable) whose games' openings are excluded as `--exclude`'s lines
+    /// are: a test from random pegs records its openings only in its games.
+    #[arg(long, value_name = "RESULTS")]
+    pub exclude_openings_of: Vec<PathBuf>,
     /// Also no start from games played from the empty board, for the same reason.
     #[arg(long)]
     pub exclude_empty: bool,
+}
+
+/// The openings a match's games began from (the moves the referee placed), each once.
+pub fn openings_of(games: &[Recorded]) -> Vec<Vec<Move>> {
+    let mut seen = HashSet::new();
+    games
+        .iter()
+        .filter(|g| g.opening > 0)
+        .map(|g| g.moves[..g.opening.min(g.moves.len())].to_vec())
+        .filter(|o| seen.insert(o.clone()))
+        .collect()
 }
 
 /// One start from each decided game long enough and not excluded: its first k moves, k drawn
@@ -216,6 +235,9 @@ pub fn run(options: &StartsOptions) -> Result<()> {
     for path in &options.exclude {
         excluded.extend(read(path)?);
     }
+    for path in &options.exclude_openings_of {
+        excluded.extend(openings_of(&decided_games(path)?));
+    }
     let starts = cut(&games, &excluded, options);
     if starts.is_empty() {
         bail!(
@@ -235,7 +257,7 @@ pub fn run(options: &StartsOptions) -> Result<()> {
         options.left,
         options.seed
     );
-    for path in &options.exclude {
+    for path in options.exclude.iter().chain(&options.exclude_openings_of) {
         let _ = writeln!(
             text,
             "# No game that began with an opening of {}.",
@@ -283,6 +305,7 @@ mod tests {
             left,
             seed: 3,
             exclude: Vec::new(),
+            exclude_openings_of: Vec::new(),
             exclude_empty: false,
         }
     }
@@ -292,6 +315,7 @@ mod tests {
             moves,
             winner: Player::Zero,
             opening,
+            engines: Default::default(),
         }
     }
 
@@ -327,6 +351,14 @@ mod tests {
         assert_eq!(cuts(&[moves("F6 G8")], false), b[..3]);
         assert_eq!(cuts(&[moves("F6 E8")], false).len(), 6);
         assert_eq!(cuts(&[], true), a[..3]);
+        // A match's openings, as its records give them, exclude the same way.
+        let test = [
+            recorded(moves("F6 G8 C4 J9"), 2),
+            recorded(moves("F6 G8 H5"), 2),
+        ];
+        assert_eq!(openings_of(&test), [moves("F6 G8")]);
+        assert_eq!(cuts(&openings_of(&test), false), b[..3]);
+        assert!(openings_of(&[recorded(a.clone(), 0)]).is_empty());
     }
 
     #[test]
