@@ -4,7 +4,7 @@
 //! games"). `twixt-train overlap` counts, for each results file, the decided games that reach a
 //! board of a starts file, and an engine's score in those games and in the others.
 
-use crate::starts::{decided_games, read, Recorded};
+use crate::starts::{decided_games, read, replay, Recorded};
 use anyhow::{bail, Result};
 use std::collections::HashSet;
 use std::path::{Path, PathBuf};
@@ -42,13 +42,8 @@ fn board(pos: &Position) -> Board {
 pub fn start_boards(starts: &[Vec<Move>]) -> HashSet<Board> {
     starts
         .iter()
-        .filter_map(|moves| {
-            let mut pos = Position::new();
-            for &mv in moves {
-                pos.play(mv).ok()?;
-            }
-            Some(board(&pos))
-        })
+        .filter_map(|moves| replay(moves).ok())
+        .map(|pos| board(&pos))
         .collect()
 }
 
@@ -144,12 +139,7 @@ pub fn run(options: &OverlapOptions) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn moves(text: &str) -> Vec<Move> {
-        text.split_whitespace()
-            .map(|m| m.parse().unwrap())
-            .collect()
-    }
+    use crate::starts::tests::moves;
 
     fn game(text: &str, winner: Player, engines: [&str; 2]) -> Recorded {
         Recorded {

@@ -69,7 +69,7 @@ pub fn decided_games(path: &Path) -> Result<Vec<Recorded>> {
 }
 
 /// The position after `moves`, or which ply the rules refuse and why.
-fn replay(moves: &[Move]) -> Result<Position> {
+pub(crate) fn replay(moves: &[Move]) -> Result<Position> {
     let mut pos = Position::new();
     for (ply, &mv) in moves.iter().enumerate() {
         pos.play(mv)
@@ -287,10 +287,11 @@ pub fn run(options: &StartsOptions) -> Result<()> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
-    fn moves(text: &str) -> Vec<Move> {
+    /// The moves a text names (test data, known to parse).
+    pub(crate) fn moves(text: &str) -> Vec<Move> {
         text.split_whitespace()
             .map(|m| m.parse().unwrap())
             .collect()
