@@ -3,7 +3,8 @@
 //! 0 may play), `screen` keeps the pairs the search values within the band and names a bot
 //! that gives no value, `select` keeps exactly the openings whose player 0 scored within the
 //! band over enough games and names a bad line, and the committed books (at 800 iterations
-//! and at CodinGame's clocks) are read by the referee, every opening scored within 40-60%.
+//! and at CodinGame's clocks) are read by the referee, every opening scored within 40-60%,
+//! those at CodinGame's clocks exactly what `select` makes of the games committed beside them.
 
 mod common;
 
@@ -235,4 +236,36 @@ fn the_committed_books_are_read_by_the_referee_and_scored_within_the_band() {
     check_book("balanced.txt", 40, "32");
     check_book("balanced-clock.txt", 20, "16");
     check_book("balanced-gen8.txt", 20, "16");
+}
+
+/// The openings of a book at CodinGame's clocks, in order with their scores, are what `select`
+/// makes of the games committed beside it.
+#[test]
+fn the_books_at_codingames_clocks_are_what_select_makes_of_their_games() {
+    let books: [(&str, &[&str]); 2] = [
+        ("balanced-clock.txt", &["clock-results.jsonl"]),
+        (
+            "balanced-gen8.txt",
+            &["clock-results-gen8.jsonl", "clock-results-gen8-2.jsonl"],
+        ),
+    ];
+    let openings = workspace_root().join("docs/openings");
+    let kept = |text: &str| -> Vec<String> {
+        let lines = text.lines().filter(|l| !l.starts_with('#'));
+        lines.map(str::to_string).collect()
+    };
+    for (book, games) in books {
+        let paths: Vec<String> = games
+            .iter()
+            .map(|g| openings.join(g).to_str().unwrap().to_string())
+            .collect();
+        let mut args = vec!["select", "--min-games", "16"];
+        args.extend(paths.iter().map(String::as_str));
+        let Some(run) = script(&args) else {
+            return;
+        };
+        assert!(run.status.success(), "{}", text(&run.stderr));
+        let committed = std::fs::read_to_string(openings.join(book)).unwrap();
+        assert_eq!(kept(&text(&run.stdout)), kept(&committed), "{book}");
+    }
 }
