@@ -14,7 +14,7 @@ use anyhow::{bail, Context, Result};
 use std::path::{Path, PathBuf};
 
 /// The balanced book, from the repository's top folder.
-pub const BALANCED_BOOK: &str = "docs/openings/balanced-gen8.txt";
+pub const BALANCED_BOOK: &str = "docs/openings/balanced-gen13.txt";
 
 /// Random pegs a pair starts from with `--openings random` (as the recorded matches did).
 pub const RANDOM_PEGS: usize = 2;
@@ -22,7 +22,7 @@ pub const RANDOM_PEGS: usize = 2;
 /// The options of `test`: `match`'s, its `--openings` taking `balanced`, `random` or `empty`.
 #[derive(clap::Args, Clone, Debug)]
 #[command(mut_arg("openings", |a| a.value_name("balanced|random|empty|FILE").help(
-    "Where each pair starts: the balanced book (docs/openings/balanced-gen8.txt, the \
+    "Where each pair starts: the balanced book (docs/openings/balanced-gen13.txt, the \
      default), two random pegs, the empty board, or a file of one opening a line"
 )))]
 #[command(mut_arg("results", |a| a.help(
@@ -260,7 +260,7 @@ mod tests {
 
     #[test]
     fn openings_are_named_by_a_word_and_default_to_the_balanced_book() {
-        let book = Start::Book(PathBuf::from("/repo/docs/openings/balanced-gen8.txt"));
+        let book = Start::Book(PathBuf::from("/repo/docs/openings/balanced-gen13.txt"));
         assert_eq!(start(&[]), (book.clone(), "balanced".into()));
         assert_eq!(
             start(&["--openings", "balanced"]),

@@ -236,17 +236,26 @@ fn the_committed_books_are_read_by_the_referee_and_scored_within_the_band() {
     check_book("balanced.txt", 40, "32");
     check_book("balanced-clock.txt", 20, "16");
     check_book("balanced-gen8.txt", 20, "16");
+    check_book("balanced-gen13.txt", 20, "16");
 }
 
 /// The openings of a book at CodinGame's clocks, in order with their scores, are what `select`
 /// makes of the games committed beside it.
 #[test]
 fn the_books_at_codingames_clocks_are_what_select_makes_of_their_games() {
-    let books: [(&str, &[&str]); 2] = [
+    let books: [(&str, &[&str]); 3] = [
         ("balanced-clock.txt", &["clock-results.jsonl"]),
         (
             "balanced-gen8.txt",
             &["clock-results-gen8.jsonl", "clock-results-gen8-2.jsonl"],
+        ),
+        (
+            "balanced-gen13.txt",
+            &[
+                "clock-results-gen13.jsonl",
+                "clock-results-gen13-2.jsonl",
+                "clock-results-gen13-2b.jsonl",
+            ],
         ),
     ];
     let openings = workspace_root().join("docs/openings");

@@ -14,7 +14,8 @@ use std::path::{Path, PathBuf};
 use toml::value::Datetime;
 
 /// The balanced books in `docs/openings/`, each with the name a match from it is given.
-const BOOKS: [(&str, &str); 3] = [
+const BOOKS: [(&str, &str); 4] = [
+    ("balanced book (gen13)", "balanced-gen13.txt"),
     ("balanced book (gen8)", "balanced-gen8.txt"),
     ("balanced book (e3825d3)", "balanced-clock.txt"),
     ("old balanced book (balanced.txt)", "balanced.txt"),
@@ -346,12 +347,14 @@ mod tests {
     use serde_json::{json, Value};
 
     /// A repository-like folder with `docs/matches/index.toml` (no match yet) and the balanced
-    /// books: gen8's holding `E5 F7`, e3825d3's `E5 F7` and `E4 F7`, the old one `E6`.
+    /// books: gen13's holding `D5 F7`, gen8's `E5 F7`, e3825d3's `E5 F7` and `E4 F7`, the old
+    /// one `E6`.
     fn repo(name: &str) -> PathBuf {
         let dir = std::env::temp_dir().join(format!("twixt-add-{name}-{}", std::process::id()));
         std::fs::create_dir_all(dir.join("docs/matches")).unwrap();
         std::fs::create_dir_all(dir.join("docs/openings")).unwrap();
         std::fs::write(dir.join("docs/matches/index.toml"), "# matches\n").unwrap();
+        std::fs::write(dir.join("docs/openings/balanced-gen13.txt"), "D5 F7\n").unwrap();
         std::fs::write(dir.join("docs/openings/balanced-gen8.txt"), "E5 F7\n").unwrap();
         std::fs::write(
             dir.join("docs/openings/balanced-clock.txt"),
@@ -486,6 +489,12 @@ mod tests {
     }
 
     #[test]
+    fn a_match_from_gen8s_book_is_named_so_and_its_command_names_the_file() {
+        let book = "balanced book (gen8)";
+        assert_named_book("gen8", "E5 F7 G7", 2, book, "balanced-gen8.txt");
+    }
+
+    #[test]
     fn a_match_from_the_older_book_is_named_so_and_its_command_names_the_file() {
         assert_named_book(
             "older",
@@ -504,7 +513,7 @@ mod tests {
 
     #[test]
     fn a_test_from_the_default_book_needs_no_openings_in_its_command() {
-        let (dir, index) = added("default", "E5 F7 G7", 2);
+        let (dir, index) = added("default", "D5 F7 G7", 2);
         let line = "command = \"twixt-referee test 251a39c d003f5e --games 2 --seed 5\"\n";
         assert!(index.contains(line), "{line} not in\n{index}");
         std::fs::remove_dir_all(&dir).unwrap();
